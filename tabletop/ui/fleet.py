@@ -12,6 +12,7 @@ from tabletop.classroom.fleet.messages import PlanMessage, RosterMessage, Standi
 from tabletop.classroom.fleet.outbox import Outbox
 from tabletop.classroom.fleet.station import (
     FLEET_NAME,
+    ROSTER_NOT_TAKEN,
     StationFleet,
     StationLink,
     fleet_plan_id,
@@ -81,6 +82,7 @@ class AppHost:
             report = Roster(self.ctx.journal).import_students(students, replace=True)
         except TabletopError as exc:
             log.error("fleet: the class list was not taken: %s: %s", exc.code, exc.message)
+            self.notice(ROSTER_NOT_TAKEN.format(why=exc.message))
             return
         log.info("fleet: class list from the teacher: %s", report.sentence())
 

@@ -31,6 +31,7 @@ from tabletop.classroom.fleet.messages import (
 )
 from tabletop.classroom.fleet.station import (
     REFUSED,
+    ROSTER_NOT_TAKEN,
     UNREACHABLE,
     StationFleet,
     StationLink,
@@ -207,6 +208,35 @@ def test_station_takes_the_class_list_from_the_roster(
             return [r[0] for r in rows]
 
         assert wait_for(lambda: names() == ["Ada", "Ben"], app.step)
+    finally:
+        app.ctx.fleet.close()
+
+
+def test_station_keeps_its_class_list_and_says_so_when_a_new_one_cannot_be_used(
+    broker: Broker, teacher: Teacher, tmp_path: Path
+) -> None:
+    # A list the station's roster refuses (a name over 40 letters, which the message
+    # itself allows) is not taken in part: the old list stays whole, and the screen
+    # says why (it was only logged before).
+    app, _ = fleet_app(broker, tmp_path)
+    try:
+        first = RosterMessage((RosterStudent("A1", "Ada", "Red"),), T0)
+        teacher.publish(teacher.topics.roster, encode(first))
+
+        def names() -> list[str]:
+            rows = app.ctx.journal.db.execute("SELECT name FROM students ORDER BY id")
+            return [r[0] for r in rows]
+
+        assert wait_for(lambda: names() == ["Ada"], app.step)
+        long = RosterMessage(
+            (RosterStudent("B2", "Ben", "Blue"), RosterStudent("C3", "C" * 41, "Blue")), T0 + 1
+        )
+        teacher.publish(teacher.topics.roster, encode(long))
+        said = wait_for(lambda: app.toast and app.toast[0].startswith("The class"), app.step)
+        assert said and app.toast is not None
+        why = "student C3: the name is longer than 40 characters"
+        assert app.toast[0] == ROSTER_NOT_TAKEN.format(why=why)
+        assert names() == ["Ada"]
     finally:
         app.ctx.fleet.close()
 

@@ -69,6 +69,10 @@ log = logging.getLogger(__name__)
 UNREACHABLE = "The teacher's computer can't be reached: this station keeps time on its own."
 REFUSED = "The teacher's computer does not let this station in: ask for its fleet file."
 BACK_ONLINE = "This station is connected to the teacher's computer again."
+ROSTER_NOT_TAKEN = (
+    "The class list from the teacher's computer cannot be used here ({why}): "
+    "this station keeps the list it had."
+)
 UNREACHABLE_AFTER = 5.0  # seconds without a connection at start before saying so
 HOST_SHOWN = 22  # letters of the broker's name shown on the teacher's menu
 STATUS_EVERY = 1.0  # at most this often when something shown changed
@@ -704,6 +708,7 @@ __all__ = [
     "BACK_ONLINE",
     "FLEET_NAME",
     "REFUSED",
+    "ROSTER_NOT_TAKEN",
     "UNREACHABLE",
     "Connected",
     "Disconnected",
