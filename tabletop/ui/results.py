@@ -182,19 +182,11 @@ class GameResults(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         out = self.outcome
-        painter.text(
-            surface,
-            out.title,
-            (m.u(16), m.u(10)),
-            m.title + m.u(4),
-            bold=True,
-            max_width=m.width - m.u(32),
-        )
-        top = m.u(20) + m.title + m.u(4)
+        size = m.title + m.u(4)
+        painter.line(surface, out.title, (m.u(16), m.u(10)), size, m.width - m.u(32), bold=True)
+        top = m.u(20) + size
         if out.reason:
-            painter.text(
-                surface, out.reason, (m.u(18), top), m.text, p.muted, max_width=m.width - m.u(36)
-            )
+            painter.line(surface, out.reason, (m.u(18), top), m.text, m.width - m.u(36), p.muted)
         top += m.text + m.u(14)
         bottom = self.buttons[0].rect.top - m.u(10)
         split = m.width if not out.lines else m.width * 56 // 100
@@ -238,14 +230,9 @@ class GameResults(Scene):
             for k, word in enumerate(words):
                 at = (name_x, name_mid + (2 * k + 1 - len(words)) * pitch // 2)
                 painter.text(surface, word, at, fitted, bold=True, anchor="midleft", max_width=room)
+            ink = p.good if row.place == 1 else p.ink
             painter.text(
-                surface,
-                row.score,
-                (area.right, mid),
-                size,
-                p.good if row.place == 1 else p.ink,
-                bold=True,
-                anchor="midright",
+                surface, row.score, (area.right, mid), size, ink, bold=True, anchor="midright"
             )
             if row.stars is not None:
                 won, goal = row.stars
