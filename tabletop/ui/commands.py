@@ -51,7 +51,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         default=(800, 480),
         help="window size, WIDTHxHEIGHT (800x480; 1280x720 the big layout; others scaled)",
     )
-    p.add_argument("--pins", type=Path, default=None, help="the seat pin map (TOML)")
+    p.add_argument("--pins", type=Path, help="the seat pin map (TOML)")
     p.add_argument(
         "--no-buttons",
         dest="buttons",
@@ -67,18 +67,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument(
         "--data",
         type=Path,
-        default=None,
         help="the folder for saved games and the class list (default: $TABLETOP_DATA "
         "or the platform's data folder)",
     )
     p.add_argument(
         "--fleet",
         type=Path,
-        default=None,
         help="join the classroom fleet with this fleet file (default: $TABLETOP_FLEET, "
         "else /etc/tabletop/fleet.toml if it exists)",
     )
-    p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--frames", type=int, help=argparse.SUPPRESS)
     p.add_argument(
         "--timing",
         action="store_true",
@@ -89,7 +87,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p = sub.add_parser("buttons", help="seat buttons: `buttons test` checks the wiring")
     what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
     q = what.add_parser("test", help="light each seat's LED, then report each button press")
-    q.add_argument("--pins", type=Path, default=None, help="the pin map (TOML)")
+    q.add_argument("--pins", type=Path, help="the pin map (TOML)")
     q.add_argument("--seconds", type=float, default=60.0, help="how long to wait for presses")
     q.add_argument(
         "--mock",

@@ -151,10 +151,7 @@ class View:
         self.offset = ((ww - cw * self.scale) / 2, (wh - ch * self.scale) / 2)
 
     def to_canvas(self, x: float, y: float) -> tuple[int, int]:
-        return (
-            int((x - self.offset[0]) / self.scale),
-            int((y - self.offset[1]) / self.scale),
-        )
+        return int((x - self.offset[0]) / self.scale), int((y - self.offset[1]) / self.scale)
 
 
 # What a finger or the left mouse button does: goes down, moves, comes up.
