@@ -143,7 +143,6 @@ class View:
     """Where the canvas sits in the window: scaled to fit, centred (letterbox)."""
 
     def __init__(self, canvas: tuple[int, int], window: tuple[int, int]) -> None:
-        self.canvas = canvas
         self.window = window
         cw, ch = canvas
         ww, wh = window
