@@ -108,10 +108,9 @@ class Context:
 class Scene:
     """A screen. Subclasses override the lifecycle methods they need (below).
 
-    ``message`` is the sentence the scene shows a child now (a string, or a tuple whose
-    first item is the string): setting it also speaks it (``ctx.speaker``), so every
-    prompt and refusal on screen can be heard. Teachers' screens set ``speaks = False``.
-    """
+    ``message`` is the sentence the scene shows a child now: setting it also speaks it
+    (``ctx.speaker``), so every prompt and refusal on screen can be heard. Teachers'
+    screens set ``speaks = False``."""
 
     opaque = True
     speaks = True
@@ -127,9 +126,8 @@ class Scene:
     @message.setter
     def message(self, value: Any) -> None:
         self.__dict__["_message"] = value
-        text = value[0] if isinstance(value, tuple) and value else value
-        if isinstance(text, str):
-            self.speak(text)
+        if isinstance(value, str):
+            self.speak(value)
 
     def speak(self, text: str, *, after: bool = False, step: bool = False) -> None:
         """Say ``text`` aloud as a prompt (it cuts what is being said; ``after``: it waits
