@@ -78,21 +78,14 @@ def outcome_of(
     score: Callable[[Fraction], str] = lambda s: str(s),
     reason: str | None = None,
     lines: Sequence[str] = (),
-    stars: Callable[[int], tuple[int, int] | None] | None = None,
+    stars: Callable[[int], tuple[int, int] | None] = lambda seat: None,
 ) -> Outcome:
     """The :class:`Outcome` of an engine's ``result`` for seats named ``names``:
     ``score`` words one seat's score ("12 coins"), ``reason`` replaces the result's own
     reason (already in a child's words), ``stars(seat)`` gives a seat's stars."""
     order = sorted(range(len(names)), key=lambda s: (result.places[s], s))
     rows = [
-        Standing(
-            seat,
-            names[seat],
-            result.places[seat],
-            score(result.scores[seat]),
-            stars(seat) if stars is not None else None,
-        )
-        for seat in order
+        Standing(s, names[s], result.places[s], score(result.scores[s]), stars(s)) for s in order
     ]
     why = reason if reason is not None else result.reason
     return Outcome(
