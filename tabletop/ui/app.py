@@ -108,10 +108,9 @@ class Context:
 class Scene:
     """A screen. Subclasses override the lifecycle methods they need (below).
 
-    ``message`` is the sentence the scene shows a child now (a string, or a tuple whose
-    first item is the string): setting it also speaks it (``ctx.speaker``), so every
-    prompt and refusal on screen can be heard. Teachers' screens set ``speaks = False``.
-    """
+    ``message`` is the sentence the scene shows a child now: setting it also speaks it
+    (``ctx.speaker``), so every prompt and refusal on screen can be heard. Teachers'
+    screens set ``speaks = False``."""
 
     opaque = True
     speaks = True
@@ -127,9 +126,8 @@ class Scene:
     @message.setter
     def message(self, value: Any) -> None:
         self.__dict__["_message"] = value
-        text = value[0] if isinstance(value, tuple) and value else value
-        if isinstance(text, str):
-            self.speak(text)
+        if isinstance(value, str):
+            self.speak(value)
 
     def speak(self, text: str, *, after: bool = False, step: bool = False) -> None:
         """Say ``text`` aloud as a prompt (it cuts what is being said; ``after``: it waits
@@ -266,6 +264,8 @@ class SceneStack:
 class App:
     """The loop: input in, scenes updated, the canvas drawn and shown."""
 
+    fps = 30  # frames a second at most
+
     def __init__(
         self,
         ctx: Context,
@@ -273,14 +273,12 @@ class App:
         *,
         seat_queue: queue.SimpleQueue[Any] | None = None,
         vision_queue: queue.SimpleQueue[Any] | None = None,
-        fps: int = 30,
         flip: bool = True,
     ) -> None:
         self.ctx = ctx
         self.window = window
         self.seat_queue = seat_queue
         self.vision_queue = vision_queue
-        self.fps = fps
         self.flip = flip
         self.frames = 0
         self.running = True
@@ -423,21 +421,16 @@ class App:
             size, pages = painter.pages(text, room.inflate(0, m.height), painter.least)
         return size, len(pages[0]) * painter.fonts.font(size).get_linesize()
 
-    def _toast_strip(self) -> int:
-        """The height of the message's strip at the bottom (0: none): the rotation
-        banner's, higher only for a message that would not fit it even in smaller type."""
-        if self.toast is None:
-            return 0
-        return max(self.screen.u(STRIP), self._toast_fit(self.toast[0])[1] + self.screen.u(6))
-
     def _fit(self) -> bool:
         """Lay the scenes out above the strip at the bottom while there is one (the
-        rotation banner's, or a message's for its few seconds, in the banner's place:
-        nothing a child taps is hidden under it), on the whole screen once it goes; True
-        when that changed."""
-        width, height = self.screen.size
-        strip = max(self._strip(), self._toast_strip())
-        metrics = replace(self.screen, size=(width, height - strip))
+        rotation banner's, or a message's for its few seconds, in the banner's place,
+        higher only for a message that would not fit it even in smaller type: nothing a
+        child taps is hidden under it), on the whole screen once it goes; True when that
+        changed."""
+        m, strip = self.screen, self._strip()
+        if self.toast is not None:
+            strip = max(strip, m.u(STRIP), self._toast_fit(self.toast[0])[1] + m.u(6))
+        metrics = replace(m, size=(m.width, m.height - strip))
         if metrics == self.ctx.metrics:
             return False
         self.ctx.set_metrics(metrics)

@@ -83,8 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=300)
     parser.add_argument("--size", type=window_size, default=(800, 480))
     args = parser.parse_args(argv)
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     figures = {
         "size": "{}x{}".format(*args.size),
         "frames": args.frames,

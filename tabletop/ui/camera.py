@@ -296,19 +296,6 @@ class CardCamera(PipelineCamera):
         super().__init__(*args, game=game, **kw)
 
 
-class RepeatFrame:
-    """A frame source that returns one frame again and again (a photo on the table)."""
-
-    def __init__(self, frame: Any) -> None:
-        self.frame = frame
-
-    def read(self) -> Any:
-        return self.frame
-
-    def close(self) -> None:
-        pass
-
-
 def vision_pipeline_ready() -> bool:
     """True when the vision pipeline can read dice here: its dice reader's models load
     (onnxruntime and the model files)."""
@@ -328,7 +315,6 @@ __all__ = [
     "DiceReader",
     "FrameSource",
     "PipelineCamera",
-    "RepeatFrame",
     "as_die_seen",
     "seat_area",
     "to_rgb",

@@ -10,10 +10,11 @@ import argparse
 import inspect
 import sys
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import asdict, fields
 from pathlib import Path
 
 from tabletop.engine.errors import BadInput
+from tabletop.ui.launch import AppOptions, run_app
 
 
 def window_size(text: str) -> tuple[int, int]:
@@ -36,7 +37,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "--fullscreen",
         dest="fullscreen",
         action="store_true",
-        default=None,
         help="full screen (the default on a Raspberry Pi)",
     )
     mode.add_argument(
@@ -48,48 +48,42 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument(
         "--size",
         type=window_size,
-        default=(800, 480),
         help="window size, WIDTHxHEIGHT (800x480; 1280x720 the big layout; others scaled)",
     )
-    p.add_argument("--pins", type=Path, default=None, help="the seat pin map (TOML)")
+    p.add_argument("--pins", type=Path, help="the seat pin map (TOML)")
     p.add_argument(
         "--no-buttons",
         dest="buttons",
         action="store_false",
-        default=None,
         help="no GPIO seat buttons (keys 1..8 still work)",
     )
     p.add_argument(
-        "--camera",
-        default="auto",
-        help="auto, none, picamera, a USB camera index, or a folder of photos",
+        "--camera", help="auto, none, picamera, a USB camera index, or a folder of photos"
     )
     p.add_argument(
         "--data",
         type=Path,
-        default=None,
         help="the folder for saved games and the class list (default: $TABLETOP_DATA "
         "or the platform's data folder)",
     )
     p.add_argument(
         "--fleet",
         type=Path,
-        default=None,
         help="join the classroom fleet with this fleet file (default: $TABLETOP_FLEET, "
         "else /etc/tabletop/fleet.toml if it exists)",
     )
-    p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--frames", type=int, help=argparse.SUPPRESS)
     p.add_argument(
         "--timing",
         action="store_true",
         help="print the time from start to the first frame on stderr",
     )
-    p.set_defaults(run=run_app_command)
+    p.set_defaults(run=run_app_command, **asdict(AppOptions()))  # its defaults, said once
 
     p = sub.add_parser("buttons", help="seat buttons: `buttons test` checks the wiring")
     what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
     q = what.add_parser("test", help="light each seat's LED, then report each button press")
-    q.add_argument("--pins", type=Path, default=None, help="the pin map (TOML)")
+    q.add_argument("--pins", type=Path, help="the pin map (TOML)")
     q.add_argument("--seconds", type=float, default=60.0, help="how long to wait for presses")
     q.add_argument(
         "--mock",
@@ -103,8 +97,6 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
 def run_app_command(args: argparse.Namespace | None) -> int:
     """Run the app; ``args`` (None: every default) carries each of :class:`AppOptions`'s
     fields under its own name, as ``add_parsers`` made them."""
-    from tabletop.ui.launch import AppOptions, run_app
-
     if args is None:
         return run_app(AppOptions())
     return run_app(AppOptions(**{f.name: getattr(args, f.name) for f in fields(AppOptions)}))

@@ -24,13 +24,14 @@ import pygame
 from tabletop.engine.errors import TabletopError
 from tabletop.games import GAMES
 from tabletop.outfiles import out_folder
-from tabletop.ui.app import App, Scene
+from tabletop.store import FILE_NAME, Journal
+from tabletop.ui.app import App, Context, Scene, open_window
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
-from tabletop.ui.offscreen import offscreen
 from tabletop.ui.results import GameResults
-from tabletop.ui.saves import keep_one_unfinished
+from tabletop.ui.saves import LABEL
 from tabletop.ui.scenes.dice import DiceScene
 from tabletop.ui.scenes.home import HomeScene
+from tabletop.ui.theme import metrics_for
 
 SIZE = (800, 480)
 S = TypeVar("S")
@@ -39,6 +40,24 @@ S = TypeVar("S")
 def draw_seed(seed: int | None) -> int:
     """The demo's seed: ``seed``, or one drawn at random when none is given."""
     return random.SystemRandom().randrange(10**6) if seed is None else seed
+
+
+def offscreen(
+    size: tuple[int, int], seed: int, data: Path | None = None, **context: Any
+) -> tuple[Context, pygame.Surface]:
+    """The app with no one at the screen, for the demos and the bench: a window of
+    ``size`` (the caller picks SDL's video driver) and a quiet context for it: every draw
+    from ``random.Random(seed)``, the journal in the folder ``data`` (the app's file, so a
+    demo can be killed and carry on) or in memory. ``context``: more of
+    :class:`~tabletop.ui.app.Context`'s fields (a camera, a clock, the session)."""
+    window = open_window(size)
+    ctx = Context(
+        metrics=metrics_for(size),
+        rng=random.Random(seed),
+        journal=Journal(data / FILE_NAME) if data is not None else Journal(":memory:"),
+        **context,
+    )
+    return ctx, window
 
 
 def cards_seen(seat: int | None, zone: str | None, codes: Iterable[str], at: float) -> Any:
@@ -57,14 +76,17 @@ def left_over_by(
     Returns the saved game, or None (also when it does not replay: start again)."""
 
     def find(ctx: Any) -> Any:
-        def mine(saved: Any) -> bool:
-            return (
+        kept = None
+        for saved in ctx.journal.unfinished(LABEL):  # the newest first
+            mine = (
                 saved.game == game
                 and (not same_session or saved.session == ctx.session)
                 and (app is None or app(saved.meta.get("app") or {}))
             )
-
-        kept = keep_one_unfinished(ctx.journal, mine)
+            if kept is None and mine:
+                kept = saved
+            else:
+                ctx.journal.finish(saved.id, None, reason="abandoned", status="abandoned")
         try:
             return kept if kept is None or ctx.journal.load(kept.id, GAMES) else None
         except TabletopError:
@@ -145,7 +167,7 @@ class DemoClock:
 
 class DemoRun(Tapper):
     """One demo game in the offscreen app from Home (SDL's dummy drivers, the quiet
-    context of :func:`~tabletop.ui.offscreen.offscreen` with the journal in ``data``):
+    context of :func:`offscreen` with the journal in ``data``):
     ``seed`` (None: drawn), ``out_dir`` for the screenshots (None: a fresh temporary
     folder), ``left_over(ctx) -> bool`` (the journal holds this demo's unfinished game:
     Home offers to carry it on), ``clock`` (a :class:`DemoClock`, for games that pace
@@ -304,6 +326,7 @@ __all__ = [
     "cards_seen",
     "draw_seed",
     "left_over_by",
+    "offscreen",
     "scene_of",
     "type_number",
 ]

@@ -143,7 +143,6 @@ class View:
     """Where the canvas sits in the window: scaled to fit, centred (letterbox)."""
 
     def __init__(self, canvas: tuple[int, int], window: tuple[int, int]) -> None:
-        self.canvas = canvas
         self.window = window
         cw, ch = canvas
         ww, wh = window
@@ -151,10 +150,7 @@ class View:
         self.offset = ((ww - cw * self.scale) / 2, (wh - ch * self.scale) / 2)
 
     def to_canvas(self, x: float, y: float) -> tuple[int, int]:
-        return (
-            int((x - self.offset[0]) / self.scale),
-            int((y - self.offset[1]) / self.scale),
-        )
+        return int((x - self.offset[0]) / self.scale), int((y - self.offset[1]) / self.scale)
 
 
 # What a finger or the left mouse button does: goes down, moves, comes up.

@@ -78,21 +78,14 @@ def outcome_of(
     score: Callable[[Fraction], str] = lambda s: str(s),
     reason: str | None = None,
     lines: Sequence[str] = (),
-    stars: Callable[[int], tuple[int, int] | None] | None = None,
+    stars: Callable[[int], tuple[int, int] | None] = lambda seat: None,
 ) -> Outcome:
     """The :class:`Outcome` of an engine's ``result`` for seats named ``names``:
     ``score`` words one seat's score ("12 coins"), ``reason`` replaces the result's own
     reason (already in a child's words), ``stars(seat)`` gives a seat's stars."""
     order = sorted(range(len(names)), key=lambda s: (result.places[s], s))
     rows = [
-        Standing(
-            seat,
-            names[seat],
-            result.places[seat],
-            score(result.scores[seat]),
-            stars(seat) if stars is not None else None,
-        )
-        for seat in order
+        Standing(s, names[s], result.places[s], score(result.scores[s]), stars(s)) for s in order
     ]
     why = reason if reason is not None else result.reason
     return Outcome(
@@ -182,19 +175,11 @@ class GameResults(Scene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         out = self.outcome
-        painter.text(
-            surface,
-            out.title,
-            (m.u(16), m.u(10)),
-            m.title + m.u(4),
-            bold=True,
-            max_width=m.width - m.u(32),
-        )
-        top = m.u(20) + m.title + m.u(4)
+        size = m.title + m.u(4)
+        painter.line(surface, out.title, (m.u(16), m.u(10)), size, m.width - m.u(32), bold=True)
+        top = m.u(20) + size
         if out.reason:
-            painter.text(
-                surface, out.reason, (m.u(18), top), m.text, p.muted, max_width=m.width - m.u(36)
-            )
+            painter.line(surface, out.reason, (m.u(18), top), m.text, m.width - m.u(36), p.muted)
         top += m.text + m.u(14)
         bottom = self.buttons[0].rect.top - m.u(10)
         split = m.width if not out.lines else m.width * 56 // 100
@@ -238,14 +223,9 @@ class GameResults(Scene):
             for k, word in enumerate(words):
                 at = (name_x, name_mid + (2 * k + 1 - len(words)) * pitch // 2)
                 painter.text(surface, word, at, fitted, bold=True, anchor="midleft", max_width=room)
+            ink = p.good if row.place == 1 else p.ink
             painter.text(
-                surface,
-                row.score,
-                (area.right, mid),
-                size,
-                p.good if row.place == 1 else p.ink,
-                bold=True,
-                anchor="midright",
+                surface, row.score, (area.right, mid), size, ink, bold=True, anchor="midright"
             )
             if row.stars is not None:
                 won, goal = row.stars

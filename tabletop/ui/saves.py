@@ -27,7 +27,7 @@ import bisect
 import contextlib
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -148,7 +148,7 @@ class GameSave:
         self._match = match
         if self._since is None:
             self._since = self.ctx.clock()
-        self._stamp(match.moves, self.ctx.clock(), first=True)  # an answer's seconds
+        self._times.setdefault(match.moves, self.ctx.clock())  # an answer's seconds
         if self.id is None:
             with self._writing():
                 self.id = self.ctx.journal.start(
@@ -169,7 +169,7 @@ class GameSave:
             match.on_change = None
             self.attach(match)
             return
-        self._stamp(match.moves, self.ctx.clock())
+        self._times[match.moves] = self.ctx.clock()
         with self._writing():
             self.ctx.journal.sync(self.id, match, elapsed=self.elapsed())
             self._failed = False
@@ -240,12 +240,6 @@ class GameSave:
         later = [m for m in self._times if n is not None and m >= n]
         return self._times[min(later)] if later else None
 
-    def _stamp(self, moves: int, now: float, *, first: bool = False) -> None:
-        """The clock was ``now`` when the match was ``moves`` actions long (``first``:
-        kept only if none is kept for that length yet)."""
-        if not (first and moves in self._times):
-            self._times[moves] = now
-
     def write_meta(self) -> None:
         """Write ``app`` and ``checks`` now: for a screen that keeps part of its state
         beside its match (changed in ``app``) or sets ``checks`` from that state."""
@@ -302,19 +296,6 @@ def one_write(match: Match[Any, Any, Any]) -> Iterator[None]:
         changed = match.moves != moves or match.last is not last
         if hook is not None and changed:
             hook(match)
-
-
-def keep_one_unfinished(journal: Any, mine: Callable[[Saved], bool]) -> Saved | None:
-    """For a demo started again with ``--data``: the newest unfinished game that is
-    ``mine`` (the demo's own, to carry on; Home then offers it) or None. Every other
-    unfinished game is marked abandoned, so the demo starts again from its seed."""
-    kept = None
-    for saved in journal.unfinished(LABEL):
-        if kept is None and mine(saved):
-            kept = saved
-        else:
-            journal.finish(saved.id, None, reason="abandoned", status="abandoned")
-    return kept
 
 
 def unfinished(ctx: Context) -> list[Saved]:
@@ -435,7 +416,6 @@ __all__ = [
     "GameSave",
     "demo_seats",
     "folded",
-    "keep_one_unfinished",
     "keyed_dealer",
     "one_write",
     "result_record",

@@ -517,17 +517,15 @@ class TableScene(Scene):
         told = self.camera_news()
         if self.stack.top is not self or not self.play.bot_due():
             self.bot_at = None
-            return told
-        if self.bot_at is None:
+        elif self.bot_at is None:
             self.bot_at = now + self.bot_pause
-            return told
-        if now < self.bot_at:
-            return told
-        self.bot_at = None
-        with self.writing():
-            self.play.bot_step()
-        self.after()
-        return True
+        elif now >= self.bot_at:
+            self.bot_at = None
+            with self.writing():
+                self.play.bot_step()
+            self.after()
+            return True
+        return told
 
     def results_aside(self) -> Callable[[pygame.Surface, pygame.Rect], None] | None:
         """The game's own picture on the results screen instead of the standings."""

@@ -125,10 +125,7 @@ def grid(
 
 def hit(buttons: Iterable[Button], pos: tuple[int, int]) -> Button | None:
     """The button under ``pos`` (enabled or not: a scene may explain why it is off)."""
-    for button in buttons:
-        if button.rect.collidepoint(pos):
-            return button
-    return None
+    return next((button for button in buttons if button.rect.collidepoint(pos)), None)
 
 
 class Painter:
@@ -527,11 +524,8 @@ class Painter:
         pip: Color = (20, 20, 20),
         border: Color | None = None,
     ) -> None:
-        radius = max(4, rect.width // 7)
-        pygame.draw.rect(surface, fill, rect, border_radius=radius)
-        pygame.draw.rect(
-            surface, border or self.p.line, rect, max(2, rect.width // 24), border_radius=radius
-        )
+        edge = max(2, rect.width // 24)
+        self.box(surface, rect, fill, border or self.p.line, edge, max(4, rect.width // 7))
         if value in PIPS:
             r = max(3, rect.width // 11)
             for fx, fy in PIPS[value]:

@@ -7,13 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from tabletop.ui.camera import (
-    DiceCamera,
-    PipelineCamera,
-    RepeatFrame,
-    as_die_seen,
-    to_rgb,
-)
+from tabletop.ui.camera import DiceCamera, PipelineCamera, as_die_seen, to_rgb
 from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.messages import CHILD_MESSAGES
 from tabletop.ui.scenes.dice import MODES, DiceResult, DiceScene
@@ -246,6 +240,19 @@ def test_dice_camera_stops_when_the_screen_closes() -> None:
 
 
 # -- the camera adapters -----------------------------------------------------------------
+
+
+class RepeatFrame:
+    """A frame source that returns one frame again and again (a photo on the table)."""
+
+    def __init__(self, frame):
+        self.frame = frame
+
+    def read(self):
+        return self.frame
+
+    def close(self) -> None:
+        pass
 
 
 class Reader:

@@ -51,7 +51,7 @@ def test_results_rows_in_place_order_with_the_games_words() -> None:
 
 
 def test_results_scene_draws_at_both_sizes() -> None:
-    from tabletop.ui.offscreen import offscreen
+    from tabletop.ui.harness import offscreen
 
     for size in ((800, 480), (1280, 720)):
         ctx, window = offscreen(size, 1)
@@ -66,7 +66,7 @@ def test_results_scene_draws_at_both_sizes() -> None:
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
 def test_results_place_words_stand_clear_of_the_seat_chips(size: tuple[int, int]) -> None:
     """ "2nd" ended 1 px before its seat chip at 800x480 (issue 21: nothing touches)."""
-    from tabletop.ui.offscreen import offscreen
+    from tabletop.ui.harness import offscreen
 
     ctx, window = offscreen(size, 1)
     scene = GameResults(ctx, outcome_of(result((5, 9, 2), (2, 1, 3)), NAMES), again=None)
@@ -95,7 +95,7 @@ def test_results_place_words_stand_clear_of_the_seat_chips(size: tuple[int, int]
 def test_results_long_name_is_whole_at_16px_or_more(size: tuple[int, int]) -> None:
     """ "1st Ana-Sofía Nú…  0 points" at 800x480 (a paper-table Mathe-Meister game): a
     name its row has no room for on one line goes on two, never cut, never under 16 px."""
-    from tabletop.ui.offscreen import offscreen
+    from tabletop.ui.harness import offscreen
 
     ctx, window = offscreen(size, 1)
     names = ["Ana-Sofía Núñez", "Player 2", "Player 3", "Player 4", "Bot 5"]
