@@ -9,6 +9,7 @@ from typing import Any
 
 from tabletop.bots.mathe_meister import Hint, hint
 from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
+from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -74,15 +75,8 @@ def modes_named(modes: Sequence[str]) -> str:
 
 
 def score_lines(card: ScoreCard) -> list[str]:
-    """END GAME SCORING, as on the paper sheet."""
-    return [
-        f"+ Row Even Sums: {card.row_even_sums}",
-        f"+ Column Odd Sums: {card.column_odd_sums}",
-        f"+ Unspent Coins x 10: {card.unspent_coins_x10}",
-        f"+ Row & Column Stars: {card.stars}",
-        f"\u2212 Row Odd Sums: {card.row_odd_sums}",
-        f"\u2212 Column Even Sums: {card.column_even_sums}",
-    ]
+    """END GAME SCORING, as on the paper sheet (its minus signs as they print)."""
+    return [f"{glyph(words[0])}{words[1:]}: {points}" for words, points in card.rows]
 
 
 def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
@@ -123,13 +117,28 @@ def round_start(match: MMMatch) -> int:
     return next((i + 1 for i in range(len(history) - 1, -1, -1) if isinstance(history[i], Roll)), 0)
 
 
-class SoloPlay(TableController):
+class DicePlay(TableController):
+    """What both controllers share: the match and its virtual dice, keyed by the seed and
+    where the game is (a game carried on rolls what it would have)."""
+
+    match: MMMatch
+    dealer: KeyedDealer
+
+    def roll(self) -> tuple[int, int]:
+        """The dice the match waits for (the dice out when it waits for none: the screen
+        asks again)."""
+        request = self.match.pending.chance
+        if request is None:
+            return self.match.state.dice or (1, 1)
+        dice = self.dealer.deal(request).dice
+        return (dice[0], dice[1])
+
+
+class SoloPlay(DicePlay):
     """One child, one sheet, eight rounds. What the screen is in the middle of: ``pen``
     (a die, a sign or a circled Star Power picked, waiting for a box), ``swap`` (bought
     in the Coin Shop), ``advice`` (the hint shown), ``offers`` (Bonus Stars to offer).
     What the screen is to do next: ``asks`` (dialogs to open, in order) and ``sounds``."""
-
-    match: MMMatch
 
     def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:
         self.match = match
@@ -255,15 +264,6 @@ class SoloPlay(TableController):
         self.say(child_message(code, facts), "error")
 
     # -- the dice ------------------------------------------------------------------------
-
-    def roll(self) -> tuple[int, int]:
-        """Virtual dice, keyed by the seed and the moves so far (a game carried on rolls
-        what it would have)."""
-        request = self.match.pending.chance
-        if request is None:  # the dice are out: nothing to roll (the screen asks again)
-            return self.state.dice or (1, 1)
-        action = self.dealer.deal(request)
-        return (action.dice[0], action.dice[1])
 
     def rolled(self, values: tuple[int, int], source: str) -> None:
         if self.state.dice is None and self.perform(Roll(values)):
@@ -579,6 +579,7 @@ def hint_words(advice: Hint) -> str:
 
 
 __all__ = [
+    "DicePlay",
     "MMMatch",
     "SoloPlay",
     "glyph",
