@@ -190,12 +190,9 @@ class SoloPlay(DicePlay):
         return line_answers(self.match, self.settings)
 
     def claimable(self) -> frozenset[str]:
-        sheet, state = self.sheet, self.state
-        return frozenset(
-            line
-            for line in LINES
-            if sheet.line_complete(line) and line not in sheet.stars and state.owner(line) is None
-        )
+        """The completed lines whose Bonus Star nobody owns yet."""
+        free = [line for line in LINES if self.state.owner(line) is None]
+        return frozenset(line for line in free if self.sheet.line_complete(line))
 
     def ghosts(self) -> dict[Cell, str]:
         """The hint's plan, shown in green on the sheet."""
@@ -325,12 +322,13 @@ class SoloPlay(DicePlay):
         else:
             self.refuse("ui.not_ready")
 
-    def answered(self, result: Any, at_ms: int) -> None:
-        """A Bonus Star offer or the Coin Shop closed with ``result`` (``at_ms``: now)."""
-        match result:
-            case ("claim", line, power):
+    def answered(self, asking: tuple[str, ...], result: Any, at_ms: int) -> None:
+        """A Bonus Star offer (the Star Power circled, or "skip") or the Coin Shop closed
+        with ``result`` (``at_ms``: now)."""
+        match asking, result:
+            case ("star", line), str(power) if power != "skip":
                 self.perform(ClaimStar(0, line, power, at=at_ms))
-            case ("swap", kind):
+            case _, ("swap", kind):
                 self.swap = {"kind": kind, "first": None}
                 self.say(child_message(f"mm.said.swap_{kind}"))
 

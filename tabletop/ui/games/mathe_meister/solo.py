@@ -128,7 +128,7 @@ class MatheMeisterScene(MatheMeisterTable):
             else:
                 self.play.no_dice()
         else:
-            self.play.answered(result, int(self.ctx.clock() * 1000))
+            self.play.answered(asking, result, int(self.ctx.clock() * 1000))
 
     def after(self) -> None:
         """Sounds and words, the journal, the end, and the next dialog the game asks for."""
