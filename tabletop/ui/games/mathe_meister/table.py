@@ -171,18 +171,15 @@ class TableScene(MatheMeisterTable):
         if asking == ("dice",) and result is None:  # back on the table's own screen
             self.play.dice_screen = ""
         if isinstance(result, DiceResult) and self.play.dice is None:
-            self._rolled(result.values)
+            self.play.rolled(result.values, self.save.elapsed())
+            self.ctx.sounds.play("seen")
+            self.message = ""  # the instruction line names the next step
+            self._journal()  # the table first: the bots' sheets follow it
+            self.play.catch_up()
 
     def abandon(self) -> None:
         if not self.saved_end:
             self._finish("abandoned")
-
-    def _rolled(self, dice: tuple[int, int]) -> None:
-        self.play.rolled(dice, self.save.elapsed())
-        self.ctx.sounds.play("seen")
-        self.message = ""  # the instruction line names the next step
-        self._journal()  # the table first: the bots' sheets follow it
-        self.play.catch_up()
 
     # -- the journal -------------------------------------------------------------------------
 
