@@ -213,12 +213,8 @@ class SoloPlay(DicePlay):
         return self.swap["first"] if self.swap else None
 
     def may_end(self) -> bool:
-        turn = self.turn
-        return (
-            turn is not None
-            and not turn.done
-            and any(isinstance(a, EndRound) for a in self.match.game.legal_actions(self.state, 0))
-        )
+        """Done is on: the engine would take the end of the round now."""
+        return EndRound(0) in self.match.game.legal_actions(self.state, 0)
 
     def in_round(self) -> bool:
         return self.match.moves > self.round_start and bool(self.state.turns)
@@ -500,7 +496,7 @@ class SoloPlay(DicePlay):
         """Offer the Bonus Star of the first line just completed that is still free."""
         while self.offers:
             line = self.offers.pop(0)
-            if self.state.turns and line not in self.sheet.stars and self.state.owner(line) is None:
+            if self.state.turns and self.state.owner(line) is None:
                 self.asks.append(("star", line))
                 return
 
