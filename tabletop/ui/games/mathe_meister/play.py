@@ -18,7 +18,6 @@ from tabletop.games.mathe_meister import (
     EMPTY,
     LINES,
     MODE_NAMES,
-    OPERAND_POWERS,
     OPS,
     Action,
     ChangeDie,
@@ -348,14 +347,11 @@ class SoloPlay(DicePlay):
         elif kind in OPS:
             self.pen = ("opower", kind, index)
             self.say(child_message("mm.said.op_power", op=glyph(kind)))
-        elif kind in OPERAND_POWERS:
-            free = [d for d in (0, 1) if not turn.used[d]]
+        elif not (free := [d for d in (0, 1) if not turn.used[d]]):
+            self.refuse("mm.die_used")
+        else:  # a number (OPERAND_POWERS): for the die picked, the one left, or one to pick
             chosen = self.pen[1] if self.pen is not None and self.pen[0] == "die" else None
-            if chosen is None and len(free) == 1:
-                chosen = free[0]
-            if not free:
-                self.refuse("mm.die_used")
-                return
+            chosen = free[0] if chosen is None and len(free) == 1 else chosen
             self.pen = ("power", kind, chosen, index)
             if chosen is None:
                 self.say(child_message("ui.pick_power_die"))
@@ -381,7 +377,8 @@ class SoloPlay(DicePlay):
         elif pen is not None and pen[0] == "power" and pen[2] is None and kind == "operand":
             self.refuse("ui.pick_power_die")
         elif pen is not None:
-            self.write(pen_action(pen, cell))
+            if self.perform(pen_action(pen, cell)):
+                self.pen = None
         elif cell in self.settings.layout.prefilled_map:
             self.refuse("mm.prefilled_operator")
         elif self.sheet.at(cell) != EMPTY:
@@ -421,10 +418,6 @@ class SoloPlay(DicePlay):
             self.refuse("mm.claim_after_writes")
         else:
             self.refuse("mm.star_owned")
-
-    def write(self, action: WriteOperand | WriteOperator) -> None:
-        if self.perform(action):
-            self.pen = None
 
     # -- moves -----------------------------------------------------------------------------
 
