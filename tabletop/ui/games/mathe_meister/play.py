@@ -294,16 +294,14 @@ class SoloPlay(DicePlay):
 
     def explain(self, name: str) -> None:
         kind, _, arg = name.partition(".")
-        unchosen = self.unchosen()
         if name == "undo":
             self.refuse("engine.nothing_to_undo")
-        elif name == "done" and unchosen:
-            self.refuse("mm.choose_power")  # MM-13: a claimed star waits for its power
-            self.asks.append(("star", unchosen[0]))
-        elif name == "done" and self.turn is None:
-            self.refuse("mm.roll_first")  # no dice yet: the next step is the dice, not writes
         elif name == "done":
-            self.refuse("mm.writes_missing")
+            try:  # the engine's reason the round cannot end: no dice, MM-13's power, the writes
+                self.match.game.apply(self.state, EndRound(0))
+            except TabletopError as exc:
+                self.refuse(exc.code)
+            self.asks += [("star", line) for line in self.unchosen()[:1]]  # its Star Power
         elif kind.startswith("die") and self.turn is not None:
             self.refuse("mm.die_used")
         elif kind == "op" and self.turn is not None:
