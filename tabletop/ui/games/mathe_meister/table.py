@@ -104,7 +104,8 @@ class TableScene(MatheMeisterTable):
     :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table (its seed is
     the lead's)."""
 
-    step_after = True  # a star won (or a press taken back), then the next step
+    # a star won (or a press taken back), then the next step; what was wrong alone
+    step_after = property(lambda self: self.play.tone != "error")
     undo_pin = ("Teacher PIN to take back a star", None)
     said_step = ""  # the step the line showed when it was last said
     play: PaperPlay
@@ -348,10 +349,6 @@ class TableScene(MatheMeisterTable):
         won = "mm.ui.star_chosen_bot" if seat in self.play.bots else "mm.ui.star_chosen"
         self.say(child_message(won, facts, name=self.play.name(seat)), "good")
         self._after_change()
-
-    def status(self) -> str:
-        """What just happened (a star won), then the next step; or what was wrong."""
-        return self.message if self.play.tone == "error" else super().status()
 
     def voice(self) -> None:
         """Say what is new on the line: a star won is said alone when the step after it is
