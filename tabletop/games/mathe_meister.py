@@ -473,6 +473,19 @@ class ScoreCard:
     def line(self, line: str) -> LineScore:
         return next(ls for ls in self.lines if ls.line == line)
 
+    @property
+    def rows(self) -> tuple[tuple[str, int], ...]:
+        """The table's rows as the paper sheet prints them: (their words, with the sign
+        they count with, and their points), the plus rows first."""
+        return (
+            ("+ Row Even Sums", self.row_even_sums),
+            ("+ Column Odd Sums", self.column_odd_sums),
+            ("+ Unspent Coins x 10", self.unspent_coins_x10),
+            ("+ Row & Column Stars", self.stars),
+            ("- Row Odd Sums", self.row_odd_sums),
+            ("- Column Even Sums", self.column_even_sums),
+        )
+
 
 def evaluate(operands: Sequence[int], operators: Sequence[str]) -> int:
     """Strictly left to right, no precedence (MM-3): ``3 + 5 + 2 x 2`` is 20."""

@@ -29,6 +29,7 @@ from tabletop.games.mathe_meister import (
     WriteOperand,
     WriteOperator,
     check,
+    score_sheet,
 )
 from tests.mm_play import sheet_to_check
 
@@ -190,6 +191,9 @@ def test_property_random_legal_game(setup: tuple[int, MatheMeisterSettings], see
         key = independent_score(sheet.grid, s.modes, s.negative_sums, sheet.stars, sheet.powers)
         keys.append(key)
         assert result.scores[seat] == key[0]
+        # MM-11: END GAME SCORING's rows, each with its sign, add up to the final score
+        rows = score_sheet(sheet, s).rows
+        assert sum(int(f"{words[0]}1") * points for words, points in rows) == key[0]
         out = check(sheet_to_check(sheet, LAYOUT, s), LAYOUT)
         assert out["total"] == key[0]
         assert None not in out["rows"] and None not in out["columns"]
@@ -353,7 +357,7 @@ def test_mm_line_score_broken_names_the_rule_a_line_breaks(
 def test_mm_line_score_is_the_score_sheet_line() -> None:
     """MM-3, MM-4, MM-10: one line scored alone is the line of the whole sheet's score,
     and a line with an empty box has no total yet."""
-    from tabletop.games.mathe_meister import line_score, score_sheet
+    from tabletop.games.mathe_meister import line_score
 
     settings_ = MatheMeisterSettings(LAYOUT, ("twins",))
     state = GAME.new_game(settings_, 1)

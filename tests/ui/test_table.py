@@ -458,7 +458,7 @@ def test_mm_table_a_bots_seat_tile_or_button_says_the_bot_plays_by_itself() -> N
     """A tap on a bot's seat tile (or a press of its button) was silently ignored: the
     child hears why nothing happens, and no claim waits."""
     app, _, scene = table_app(3, bots=(2,))
-    bot = f"{scene.name(2)} is a bot. It plays by itself."
+    bot = f"{scene.play.name(2)} is a bot. It plays by itself."
     tap_at(app, scene.target("seat.2").rect.center)
     assert scene.status().startswith(bot) and scene.play.board.current is None
     scene.message = ""
@@ -622,7 +622,7 @@ def test_mm_table_a_press_on_the_dice_screen_claims_nothing_and_says_so() -> Non
     auto.tap_dice(DICE[1])
     assert app.stack.top is scene and scene.play.dice is not None
     assert scene.play.board.current is None and not scene.play.board.waiting
-    said = f"{scene.name(2)}: you pressed before the dice, so it did not count."
+    said = f"{scene.play.name(2)}: you pressed before the dice, so it did not count."
     assert scene.status().startswith(said)
 
 

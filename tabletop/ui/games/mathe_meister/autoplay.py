@@ -56,10 +56,9 @@ def taps_for(action: Action, state: MatheMeisterState) -> list[str]:
         return ["shop", f"d{action.die}.{action.delta:+d}", "close"]
     if isinstance(action, ClaimStar):
         return [f"star.{action.line}", f"power.{action.power}"]
-    if isinstance(action, SwapOperators):
-        return ["shop", "swap.operators", cell(action.a), cell(action.b)]
-    if isinstance(action, SwapOperands):
-        return ["shop", "swap.operands", cell(action.a), cell(action.b)]
+    if isinstance(action, SwapOperators | SwapOperands):
+        kind = "operators" if isinstance(action, SwapOperators) else "operands"
+        return ["shop", f"swap.{kind}", cell(action.a), cell(action.b)]
     if isinstance(action, EndRound):
         return ["done"]
     raise AutoplayError(f"no taps for {action!r}")

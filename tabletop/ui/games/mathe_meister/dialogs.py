@@ -1,7 +1,7 @@
 """Mathe-Meister dialogs: claiming a Bonus Star (and circling a Star Power), the Coin Shop
 (a round's dice: :meth:`~.table.MatheMeisterTable.ask_dice`).
 
-``StarPick`` pops with ``("claim", line, power)`` or ``("skip", line)``; ``CoinShop``
+``StarPick`` pops with the Star Power circled, or ``"skip"``; ``CoinShop``
 with ``("swap", "operators" | "operands")`` when a swap was bought, else ``None``.
 """
 
@@ -65,46 +65,32 @@ class StarPick(ChoiceGrid):
     Star Power, may ask "Why?", and cannot say "Not now"."""
 
     def __init__(self, ctx: Context, line: str, state: MatheMeisterState) -> None:
-        value = state.settings.layout.star_value(line)
+        name, value = line_name(line), state.settings.layout.star_value(line)
         self.line, self.automatic = line, state.settings.automatic_claims
-        title = (
-            f"{line_name(line)} is complete: its star ({value} points) is yours!"
-            if self.automatic
-            else f"{line_name(line)} is complete! Its star is worth {value}."
-        )
+        last = state.round >= ROUNDS  # MM-6, MM-11: no Star Power is used any more
         free = {k: state.sheets[0].powers_free(state.settings.layout, k) for k in POWER_KINDS}
         labels = {kind: glyph(kind).capitalize() for kind in POWER_KINDS}  # Coin, a sign, a number
         super().__init__(
             ctx,
-            title,
+            f"{name} is complete: its star ({value} points) is yours!"
+            if self.automatic
+            else f"{name} is complete! Its star is worth {value}.",
             list(labels.items()),
             columns=4,
             rows=2,
             captions={kind: f"{n} left" for kind, n in free.items()},
             prefix="power.",
             off={kind: NONE_LEFT.format(labels[kind]) for kind, n in free.items() if n <= 0},
-            text=(
-                "The device claimed it for you. Pick a Star Power to circle."
-                if self.automatic
-                else "Claim it: pick a Star Power to circle."
-            ),
-            note=POWERS if state.round < ROUNDS else LAST_ROUND,  # MM-6, MM-11
-            why=(AUTO_CLAIM_WHY if state.round < ROUNDS else LAST_ROUND_WHY)
+            text="The device claimed it for you. Pick a Star Power to circle."
             if self.automatic
-            else "",
+            else "Claim it: pick a Star Power to circle.",
+            note=LAST_ROUND if last else POWERS,
+            why=(LAST_ROUND_WHY if last else AUTO_CLAIM_WHY) if self.automatic else "",
             done=None if self.automatic else ("skip", "Not now"),
             cancel=False,
             cell=64,
             size=(600, 380),
         )
-
-    def choose(self, name: str) -> None:
-        if name.startswith("power."):
-            self.stack.pop(("claim", self.line, name[6:]))
-        elif name == "skip":
-            self.stack.pop(("skip", self.line))
-        else:
-            super().choose(name)
 
 
 class CoinShop(Dialog):

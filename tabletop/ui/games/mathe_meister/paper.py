@@ -21,22 +21,19 @@ from tabletop.games.mathe_meister import (
     StarClaim,
     line_name,
 )
-from tabletop.ui.controller import TableController
-from tabletop.ui.games.mathe_meister.play import MMMatch, round_start, sums_checked
+from tabletop.ui.games.mathe_meister.play import DicePlay, MMMatch, round_start, sums_checked
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import standings_result
 
 BOT_SECONDS = 20.0  # a bot seat presses this long after the dice, so quick children beat it
 
 
-class PaperPlay(TableController):
+class PaperPlay(DicePlay):
     """The table on paper sheets (``table.py``): what the device knows of the game, the
     round, its dice, the Bonus Stars and the presses waiting (MM-5); ``match`` is only
     the table's header in the journal, a game nobody writes in. ``names`` per seat;
     ``bots``: the seats the hint bot plays, each on a sheet of its own on the device
     (:meth:`catch_up`) that claims only the stars it won at the table."""
-
-    match: MMMatch
 
     def __init__(
         self, match: MMMatch, names: Sequence[str], *, seed: int, bots: Iterable[int] = ()
@@ -135,13 +132,6 @@ class PaperPlay(TableController):
 
     def next_label(self) -> str:
         return "Finish the game" if self.round >= ROUNDS else f"Start round {self.round + 1}"
-
-    def roll(self) -> tuple[int, int]:
-        """This round's virtual dice."""
-        request = self.match.pending.chance
-        assert request is not None  # nobody writes in the table's own match
-        dice = self.dealer.deal(request).dice
-        return (dice[0], dice[1])
 
     def rolled(self, dice: tuple[int, int], at: float) -> None:
         """This round's dice came, ``at`` seconds played (the bots press after them)."""

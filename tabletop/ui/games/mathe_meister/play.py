@@ -9,6 +9,7 @@ from typing import Any
 
 from tabletop.bots.mathe_meister import Hint, hint
 from tabletop.classroom.mistakes import LEFT_TO_RIGHT, Question
+from tabletop.engine.dealers import KeyedDealer
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
@@ -17,7 +18,6 @@ from tabletop.games.mathe_meister import (
     EMPTY,
     LINES,
     MODE_NAMES,
-    OPERAND_POWERS,
     OPS,
     Action,
     ChangeDie,
@@ -74,15 +74,8 @@ def modes_named(modes: Sequence[str]) -> str:
 
 
 def score_lines(card: ScoreCard) -> list[str]:
-    """END GAME SCORING, as on the paper sheet."""
-    return [
-        f"+ Row Even Sums: {card.row_even_sums}",
-        f"+ Column Odd Sums: {card.column_odd_sums}",
-        f"+ Unspent Coins x 10: {card.unspent_coins_x10}",
-        f"+ Row & Column Stars: {card.stars}",
-        f"\u2212 Row Odd Sums: {card.row_odd_sums}",
-        f"\u2212 Column Even Sums: {card.column_even_sums}",
-    ]
+    """END GAME SCORING, as on the paper sheet (its minus signs as they print)."""
+    return [f"{glyph(words[0])}{words[1:]}: {points}" for words, points in card.rows]
 
 
 def sums_checked(sheet: Sheet, settings: MatheMeisterSettings) -> list[int]:
@@ -123,13 +116,28 @@ def round_start(match: MMMatch) -> int:
     return next((i + 1 for i in range(len(history) - 1, -1, -1) if isinstance(history[i], Roll)), 0)
 
 
-class SoloPlay(TableController):
+class DicePlay(TableController):
+    """What both controllers share: the match and its virtual dice, keyed by the seed and
+    where the game is (a game carried on rolls what it would have)."""
+
+    match: MMMatch
+    dealer: KeyedDealer
+
+    def roll(self) -> tuple[int, int]:
+        """The dice the match waits for (the dice out when it waits for none: the screen
+        asks again)."""
+        request = self.match.pending.chance
+        if request is None:
+            return self.match.state.dice or (1, 1)
+        dice = self.dealer.deal(request).dice
+        return (dice[0], dice[1])
+
+
+class SoloPlay(DicePlay):
     """One child, one sheet, eight rounds. What the screen is in the middle of: ``pen``
     (a die, a sign or a circled Star Power picked, waiting for a box), ``swap`` (bought
     in the Coin Shop), ``advice`` (the hint shown), ``offers`` (Bonus Stars to offer).
     What the screen is to do next: ``asks`` (dialogs to open, in order) and ``sounds``."""
-
-    match: MMMatch
 
     def __init__(self, match: MMMatch, *, player: str, seed: int) -> None:
         self.match = match
@@ -181,12 +189,9 @@ class SoloPlay(TableController):
         return line_answers(self.match, self.settings)
 
     def claimable(self) -> frozenset[str]:
-        sheet, state = self.sheet, self.state
-        return frozenset(
-            line
-            for line in LINES
-            if sheet.line_complete(line) and line not in sheet.stars and state.owner(line) is None
-        )
+        """The completed lines whose Bonus Star nobody owns yet."""
+        free = [line for line in LINES if self.state.owner(line) is None]
+        return frozenset(line for line in free if self.sheet.line_complete(line))
 
     def ghosts(self) -> dict[Cell, str]:
         """The hint's plan, shown in green on the sheet."""
@@ -207,12 +212,8 @@ class SoloPlay(TableController):
         return self.swap["first"] if self.swap else None
 
     def may_end(self) -> bool:
-        turn = self.turn
-        return (
-            turn is not None
-            and not turn.done
-            and any(isinstance(a, EndRound) for a in self.match.game.legal_actions(self.state, 0))
-        )
+        """Done is on: the engine would take the end of the round now."""
+        return EndRound(0) in self.match.game.legal_actions(self.state, 0)
 
     def in_round(self) -> bool:
         return self.match.moves > self.round_start and bool(self.state.turns)
@@ -256,15 +257,6 @@ class SoloPlay(TableController):
 
     # -- the dice ------------------------------------------------------------------------
 
-    def roll(self) -> tuple[int, int]:
-        """Virtual dice, keyed by the seed and the moves so far (a game carried on rolls
-        what it would have)."""
-        request = self.match.pending.chance
-        if request is None:  # the dice are out: nothing to roll (the screen asks again)
-            return self.state.dice or (1, 1)
-        action = self.dealer.deal(request)
-        return (action.dice[0], action.dice[1])
-
     def rolled(self, values: tuple[int, int], source: str) -> None:
         if self.state.dice is None and self.perform(Roll(values)):
             self.dice_source = source
@@ -302,16 +294,14 @@ class SoloPlay(TableController):
 
     def explain(self, name: str) -> None:
         kind, _, arg = name.partition(".")
-        unchosen = self.unchosen()
         if name == "undo":
             self.refuse("engine.nothing_to_undo")
-        elif name == "done" and unchosen:
-            self.refuse("mm.choose_power")  # MM-13: a claimed star waits for its power
-            self.asks.append(("star", unchosen[0]))
-        elif name == "done" and self.turn is None:
-            self.refuse("mm.roll_first")  # no dice yet: the next step is the dice, not writes
         elif name == "done":
-            self.refuse("mm.writes_missing")
+            try:  # the engine's reason the round cannot end: no dice, MM-13's power, the writes
+                self.match.game.apply(self.state, EndRound(0))
+            except TabletopError as exc:
+                self.refuse(exc.code)
+            self.asks += [("star", line) for line in self.unchosen()[:1]]  # its Star Power
         elif kind.startswith("die") and self.turn is not None:
             self.refuse("mm.die_used")
         elif kind == "op" and self.turn is not None:
@@ -325,12 +315,13 @@ class SoloPlay(TableController):
         else:
             self.refuse("ui.not_ready")
 
-    def answered(self, result: Any, at_ms: int) -> None:
-        """A Bonus Star offer or the Coin Shop closed with ``result`` (``at_ms``: now)."""
-        match result:
-            case ("claim", line, power):
+    def answered(self, asking: tuple[str, ...], result: Any, at_ms: int) -> None:
+        """A Bonus Star offer (the Star Power circled, or "skip") or the Coin Shop closed
+        with ``result`` (``at_ms``: now)."""
+        match asking, result:
+            case ("star", line), str(power) if power != "skip":
                 self.perform(ClaimStar(0, line, power, at=at_ms))
-            case ("swap", kind):
+            case _, ("swap", kind):
                 self.swap = {"kind": kind, "first": None}
                 self.say(child_message(f"mm.said.swap_{kind}"))
 
@@ -354,14 +345,11 @@ class SoloPlay(TableController):
         elif kind in OPS:
             self.pen = ("opower", kind, index)
             self.say(child_message("mm.said.op_power", op=glyph(kind)))
-        elif kind in OPERAND_POWERS:
-            free = [d for d in (0, 1) if not turn.used[d]]
+        elif not (free := [d for d in (0, 1) if not turn.used[d]]):
+            self.refuse("mm.die_used")
+        else:  # a number (OPERAND_POWERS): for the die picked, the one left, or one to pick
             chosen = self.pen[1] if self.pen is not None and self.pen[0] == "die" else None
-            if chosen is None and len(free) == 1:
-                chosen = free[0]
-            if not free:
-                self.refuse("mm.die_used")
-                return
+            chosen = free[0] if chosen is None and len(free) == 1 else chosen
             self.pen = ("power", kind, chosen, index)
             if chosen is None:
                 self.say(child_message("ui.pick_power_die"))
@@ -387,7 +375,8 @@ class SoloPlay(TableController):
         elif pen is not None and pen[0] == "power" and pen[2] is None and kind == "operand":
             self.refuse("ui.pick_power_die")
         elif pen is not None:
-            self.write(pen_action(pen, cell))
+            if self.perform(pen_action(pen, cell)):
+                self.pen = None
         elif cell in self.settings.layout.prefilled_map:
             self.refuse("mm.prefilled_operator")
         elif self.sheet.at(cell) != EMPTY:
@@ -427,10 +416,6 @@ class SoloPlay(TableController):
             self.refuse("mm.claim_after_writes")
         else:
             self.refuse("mm.star_owned")
-
-    def write(self, action: WriteOperand | WriteOperator) -> None:
-        if self.perform(action):
-            self.pen = None
 
     # -- moves -----------------------------------------------------------------------------
 
@@ -502,7 +487,7 @@ class SoloPlay(TableController):
         """Offer the Bonus Star of the first line just completed that is still free."""
         while self.offers:
             line = self.offers.pop(0)
-            if self.state.turns and line not in self.sheet.stars and self.state.owner(line) is None:
+            if self.state.turns and self.state.owner(line) is None:
                 self.asks.append(("star", line))
                 return
 
@@ -579,6 +564,7 @@ def hint_words(advice: Hint) -> str:
 
 
 __all__ = [
+    "DicePlay",
     "MMMatch",
     "SoloPlay",
     "glyph",

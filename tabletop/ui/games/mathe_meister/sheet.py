@@ -39,11 +39,6 @@ class SheetGeometry:
     star: int  # size of a star button
     stacked: bool = False  # a column's star under its sum box, not beside it
 
-    @property
-    def grid(self) -> pygame.Rect:
-        side = SIZE * self.cell + (SIZE - 1) * self.gap
-        return pygame.Rect(self.origin, (side, side))
-
     def cell_rect(self, cell: Cell) -> pygame.Rect:
         r, c = cell
         (x0, y0), pitch = self.origin, self.cell + self.gap
@@ -68,7 +63,7 @@ class SheetGeometry:
 
     @property
     def bounds(self) -> pygame.Rect:
-        rect = self.grid
+        rect = self.cell_rect((0, 0)).union(self.cell_rect((SIZE - 1, SIZE - 1)))  # the grid
         for line in LINES:
             rect = rect.union(self.star_rect(line)).union(self.tail_rect(line))
         return rect
@@ -129,9 +124,8 @@ def _draw_tail(
 ) -> None:
     p, ls, tail = painter.p, look.card.line(line), geo.tail_rect(line)
     size = max(16, int(geo.cell * 0.40))  # 16 px at the least: children read it
-    room = tail.width - 2
-    if geo.stacked and line[0] == "C":  # nothing beside a column's sums but air
-        room = 2 * geo.cell
+    # a stacked column's sums have nothing beside them but air
+    room = 2 * geo.cell if geo.stacked and line[0] == "C" else tail.width - 2
     if ls.total is not None:
         total = f"={ls.total}"
         if painter.fonts.width(total, 16, True) > room:

@@ -122,13 +122,12 @@ class MatheMeisterScene(MatheMeisterTable):
         self.play.explain(name)
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
-        if asking[0] == "dice":
-            if isinstance(result, DiceResult):
-                self.play.rolled(result.values, result.source)
-            else:
-                self.play.no_dice()
+        if asking[0] != "dice":
+            self.play.answered(asking, result, int(self.ctx.clock() * 1000))
+        elif isinstance(result, DiceResult):
+            self.play.rolled(result.values, result.source)
         else:
-            self.play.answered(result, int(self.ctx.clock() * 1000))
+            self.play.no_dice()
 
     def after(self) -> None:
         """Sounds and words, the journal, the end, and the next dialog the game asks for."""

@@ -104,7 +104,8 @@ class TableScene(MatheMeisterTable):
     :class:`SeatInfo`; ``lead`` and ``save`` carry on a journaled table (its seed is
     the lead's)."""
 
-    step_after = True  # a star won (or a press taken back), then the next step
+    # a star won (or a press taken back), then the next step; what was wrong alone
+    step_after = property(lambda self: self.play.tone != "error")
     undo_pin = ("Teacher PIN to take back a star", None)
     said_step = ""  # the step the line showed when it was last said
     play: PaperPlay
@@ -133,9 +134,6 @@ class TableScene(MatheMeisterTable):
         self.bot_saves: dict[int, GameSave] = {}
         if self.resumed:
             self.play.carry_on(self.save.app.get("table") or {})
-
-    def name(self, seat: int) -> str:
-        return self.play.name(seat)
 
     @property
     def finished(self) -> bool:
@@ -174,18 +172,15 @@ class TableScene(MatheMeisterTable):
         if asking == ("dice",) and result is None:  # back on the table's own screen
             self.play.dice_screen = ""
         if isinstance(result, DiceResult) and self.play.dice is None:
-            self._rolled(result.values)
+            self.play.rolled(result.values, self.save.elapsed())
+            self.ctx.sounds.play("seen")
+            self.message = ""  # the instruction line names the next step
+            self._journal()  # the table first: the bots' sheets follow it
+            self.play.catch_up()
 
     def abandon(self) -> None:
         if not self.saved_end:
             self._finish("abandoned")
-
-    def _rolled(self, dice: tuple[int, int]) -> None:
-        self.play.rolled(dice, self.save.elapsed())
-        self.ctx.sounds.play("seen")
-        self.message = ""  # the instruction line names the next step
-        self._journal()  # the table first: the bots' sheets follow it
-        self.play.catch_up()
 
     # -- the journal -------------------------------------------------------------------------
 
@@ -283,7 +278,7 @@ class TableScene(MatheMeisterTable):
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
             ready = seat not in play.bots and play.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
-            label = self.shown(seat, self.name(seat))
+            label = self.shown(seat, self.play.name(seat))
             b.append(Button(name, rect, label, kind="seat", enabled=ready))
         foot = H - low - foot_h
         self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), foot_h)
@@ -308,7 +303,7 @@ class TableScene(MatheMeisterTable):
         elif current is None:
             self.refuse("mm.ui.press_first", f"star {line} tapped, no seat press waiting")
         elif owner is not None:
-            facts = {"line": line_name(line), "name": self.name(owner)}
+            facts = {"line": line_name(line), "name": self.play.name(owner)}
             self.refuse("mm.ui.star_belongs", f"star {line} is seat {owner + 1}'s", **facts)
         else:
             self.refuse("mm.ui.star_not_free", f"star {line} is off")
@@ -316,12 +311,12 @@ class TableScene(MatheMeisterTable):
     def seat_pressed(self, seat: int, at: float) -> None:
         dice_at = self.play.dice_at
         if seat in self.play.bots:  # its tile, or a child at the bot's button
-            self.refuse("ui.bot_seat", f"seat {seat + 1} is a bot's", name=self.name(seat))
+            self.refuse("ui.bot_seat", f"seat {seat + 1} is a bot's", name=self.play.name(seat))
         elif self.play.dice is None:  # a press before the round's dice: say what comes first
             self.refuse("mm.ui.dice_first", f"seat {seat + 1} pressed before the dice")
         elif dice_at is not None and self._played(at) < dice_at:  # under the dice screen
             why = f"seat {seat + 1} pressed before round {self.play.round}'s dice"
-            self.refuse("mm.ui.pressed_before_dice", why, name=self.name(seat))
+            self.refuse("mm.ui.pressed_before_dice", why, name=self.play.name(seat))
         elif self.play.board.press(seat, self._played(at)):
             self.ctx.sounds.play("tap")
             self.message = ""
@@ -336,7 +331,7 @@ class TableScene(MatheMeisterTable):
             self.choose(name[5:])
         elif name == "cancel" and (current := self.play.board.current) is not None:
             self.play.board.cancel()  # a child's own take-back: no star was chosen for it
-            taken = {"name": self.name(current.seat)}  # said, then the next step
+            taken = {"name": self.play.name(current.seat)}  # said, then the next step
             self.say(child_message("mm.ui.press_taken_back", taken))
             self._after_change()
         elif name == "next":
@@ -352,12 +347,8 @@ class TableScene(MatheMeisterTable):
         facts = {"line": line_name(line), "points": self.play.board.values[line]}
         # a child circles a Star Power on paper; a bot's sheet is on the device
         won = "mm.ui.star_chosen_bot" if seat in self.play.bots else "mm.ui.star_chosen"
-        self.say(child_message(won, facts, name=self.name(seat)), "good")
+        self.say(child_message(won, facts, name=self.play.name(seat)), "good")
         self._after_change()
-
-    def status(self) -> str:
-        """What just happened (a star won), then the next step; or what was wrong."""
-        return self.message if self.play.tone == "error" else super().status()
 
     def voice(self) -> None:
         """Say what is new on the line: a star won is said alone when the step after it is
@@ -454,7 +445,7 @@ class TableScene(MatheMeisterTable):
         pad = min(m.u(10), (b.rect.height - text_h) // 2)
         painter.text(surface, b.label, (x, b.rect.top + pad), m.text, bold=True, max_width=room)
         who, ink = (
-            ("free", p.muted) if owner is None else (f"{owner + 1}: {self.name(owner)}", p.ink)
+            ("free", p.muted) if owner is None else (f"{owner + 1}: {self.play.name(owner)}", p.ink)
         )
         at = (x, b.rect.bottom - pad)
         painter.text(surface, who, at, m.small, ink, anchor="bottomleft", max_width=room)
