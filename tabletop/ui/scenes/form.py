@@ -31,7 +31,7 @@ Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -43,7 +43,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import folded
-from tabletop.ui.scenes.common import Item, Row, Screen, spread
+from tabletop.ui.scenes.common import Item, Row, Screen, spread, toggles
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.signin import sign_in
@@ -421,19 +421,19 @@ class FormScene(Paged, Screen):
             rows.append(Row("Who plays", height=m.u(62), build=self._seat_tiles))
         if (cards := spec.cards) is not None:
             forced = self.forced_cards()
-            real = Choice(REAL, "Real cards", cards.real_caption)
-            virtual = Choice(VIRTUAL, "Virtual cards", cards.virtual_caption)
-            chosen, on = {forced or self.cards}, partial(_free, forced, None, values)
-            rows.append(_toggles("Cards", m.u(58), "cards", (real, virtual), chosen, on))
+            real = (REAL, "Real cards", cards.real_caption)
+            virtual = (VIRTUAL, "Virtual cards", cards.virtual_caption)
+            on = partial(_free, forced, None, values)
+            items = toggles("cards.", (real, virtual), {forced or self.cards}, on=on)
+            rows.append(Row("Cards", items, m.u(58), 2, gap=8, most=220))
         names = [self.seat_name(i) for i in range(len(self.seats))]
         for o in spec.options:
             if o.shown is None or o.shown(values):
-                choices = (replace(c, label=c.label.format(*names)) for c in o.choices)
+                choices = [(c.value, c.label.format(*names), c.caption) for c in o.choices]
                 on = partial(_free, self.forced_option(o), o.off, values)
                 h = m.u(58 if any(c.caption for c in o.choices) else 54)
-                rows.append(
-                    _toggles(o.label, h, o.key, choices, self.options[o.key].split("+"), on)
-                )
+                items = toggles(f"{o.key}.", choices, self.options[o.key].split("+"), on=on)
+                rows.append(Row(o.label, items, h, len(items), gap=8, most=220))
         if spec.links:
             links = [Item(k.key, k.label, caption=k.caption) for k in spec.links]
             rows.append(Row("Also", links, m.u(54), len(links), gap=8, most=220))
@@ -658,23 +658,6 @@ class FormScene(Paged, Screen):
         self.draw_message(surface, note, self.spec.intro if self.page == 0 else "")
         if self.aside_rect is not None and self.spec.aside is not None:
             self.spec.aside(self, surface, self.aside_rect, self.values())
-
-
-def _toggles(
-    label: str,
-    height: int,
-    key: str,
-    choices: Iterable[Choice],
-    chosen: Container[str | None],
-    on: Callable[[str], bool],
-) -> Row:
-    """A form's row of toggles ``<key>.<value>``: those in ``chosen`` selected, those
-    ``on`` refuses off; each as wide as the row allows."""
-    items = [
-        Item(f"{key}.{c.value}", c.label, 0, "toggle", c.value in chosen, c.caption, on(c.value))
-        for c in choices
-    ]
-    return Row(label, items, height, len(items), gap=8, most=220)
 
 
 def _free(
