@@ -184,7 +184,7 @@ class Preset:
 class FormSpec:
     """One game's setup screen, as data; see the module docstring.
 
-    ``game``: the game's name for sign-in and the journal; ``start(ctx, values)``: the
+    ``game``: the game's name (the journal's, the logs'); ``start(ctx, values)``: the
     game's scene; ``modes``: what each station-rotation mode (``STATION_MODES``) sets;
     ``replace``: the game takes the setup's place on the stack; ``intro``: a sentence
     under the rows when there is nothing else to say; ``aside(scene, surface, rect,
@@ -597,7 +597,7 @@ class FormScene(Paged, Screen):
         if spec.seats is None:  # no seats, no sign-in
             play(())
         else:
-            sign_in(self, spec.game, list(values.names), values.bots, play)
+            sign_in(self, list(values.names), values.bots, play)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
