@@ -627,18 +627,14 @@ class FormScene(Paged, Screen):
         """What the seat picker answered for ``seat``."""
         if self.seats[seat].kind == EMPTY and choice != EMPTY:
             seat = len(self.filled)
-        kind, _, arg = choice.partition(".")
+        kind, _, arg = choice.partition(".")  # child, empty, name, recent.<i>, bot.<level>
+        self.set_seat(
+            seat, CHILD if kind in ("name", "recent") else kind, arg if kind == BOT else ""
+        )
         if kind == "name":
-            self.set_seat(seat, CHILD)
             self.ask_name(seat, self.seats[seat].name)
-            return
-        if kind == "recent":
-            self.set_seat(seat, CHILD)
+        elif kind == "recent":
             self.name_seat(seat, self.recent[int(arg)])
-        elif kind == BOT:
-            self.set_seat(seat, BOT, arg)
-        elif choice in (CHILD, EMPTY):
-            self.set_seat(seat, choice)
         self.layout(self.m)
 
     # -- drawing -------------------------------------------------------------------------
