@@ -585,8 +585,7 @@ class FormScene(Paged, Screen):
         """The game, through sign-in; or what its ``check`` finds wrong with the choices."""
         spec, values = self.spec, self.values()
         if problem := spec.check(values) if spec.check is not None else None:
-            self.ctx.sounds.play("wrong")
-            self.message = problem
+            self.say(problem, good=False)
             log.info("form: %s refused to start: %s", spec.game, problem)
             return
 
