@@ -57,7 +57,7 @@ def open_sign_in(
     catch = Recorder(app.ctx)
     app.stack.push(catch)
     defaults = [f"Player {i + 1}" for i in range(seats)]
-    scene = SignInScene(app.ctx, "mecs", seats, defaults, bots)
+    scene = SignInScene(app.ctx, defaults, bots)
     app.stack.push(scene)
     app.step()
     return app, scene, catch
@@ -273,7 +273,7 @@ def test_signin_cancel_and_back_pop_with_none() -> None:
     assert catch.results == [None]
     from tabletop.ui.input import Back
 
-    app.stack.push(SignInScene(app.ctx, "mecs", 2, ["A", "B"]))
+    app.stack.push(SignInScene(app.ctx, ["A", "B"]))
     app.post(Back(app.ctx.clock()))
     app.step()
     assert catch.results == [None, None]
@@ -314,7 +314,7 @@ def test_signin_pages_through_a_long_class_list() -> None:
     roster = Roster(app.ctx.journal)
     for i in range(25):
         roster.add(f"Child {chr(65 + i)}", "Red")
-    scene = SignInScene(app.ctx, "mecs", 2, ["A", "B"])
+    scene = SignInScene(app.ctx, ["A", "B"])
     app.stack.push(scene)
     app.step()
     auto = Autoplayer(app)
@@ -432,7 +432,7 @@ def test_signin_two_children_with_one_name_are_told_apart() -> None:
         "id,name,group\nS1,Ada Lovelace,Red\nS2,Alan Turing,Red\n"
         "S6,Ada Lovelace,Blue\nS7,Ada Lovelace,Blue\n"
     )
-    scene = SignInScene(app.ctx, "mecs", 2, ["Player 1", "Player 2"], None)
+    scene = SignInScene(app.ctx, ["Player 1", "Player 2"], None)
     app.stack.push(scene)
     app.step()
     shown = [b for b in scene.buttons if b.name.startswith("student.")]
@@ -475,7 +475,7 @@ def test_signin_a_narrow_seat_tile_cuts_a_name_only_as_far_as_it_still_reads_apa
         "id,name,group\nS1,Mia Jonesborough,4a\nS2,Mia Schulzenberg,4a\n"
         "S3,Mia Johnsonville,4a\nS4,Alexander Hamilton,4a\n"
     )
-    scene = SignInScene(app.ctx, "mecs", 8, [f"Player {i + 1}" for i in range(8)], None)
+    scene = SignInScene(app.ctx, [f"Player {i + 1}" for i in range(8)], None)
     app.stack.push(scene)
     for sid in ("S1", "S2", "S3", "S4"):
         Autoplayer(app).tap(f"student.{sid}")

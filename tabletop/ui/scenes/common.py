@@ -4,7 +4,7 @@ the commonest), the full screen with its header bar, and the screens' declarativ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,6 +310,22 @@ def stepper(key: str, value: str) -> tuple[Item, Item, Item]:
     return Item(f"{key}.-", "\u2212", 52), Item("", value), Item(f"{key}.+", "+", 52)
 
 
+def toggles(
+    prefix: str,
+    choices: Iterable[Sequence[str]],
+    chosen: Container[str | None],
+    width: int = 0,
+    on: Callable[[str], bool] = lambda value: True,
+) -> list[Item]:
+    """Toggles ``<prefix><value>`` for ``choices`` (value, label and a caption if any),
+    ``width`` base units wide (0: a share): those in ``chosen`` selected, those ``on``
+    refuses off."""
+    return [
+        Item(prefix + value, label, width, "toggle", value in chosen, "".join(caption), on(value))
+        for value, label, *caption in choices
+    ]
+
+
 def spread(
     m: Metrics, area: pygame.Rect, rows: Sequence[Row], label: int = 0, gap: int = 10
 ) -> tuple[list[Button], list[Words]]:
@@ -464,4 +480,5 @@ __all__ = [
     "route_to_press",
     "spread",
     "stepper",
+    "toggles",
 ]

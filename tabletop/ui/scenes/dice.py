@@ -187,9 +187,8 @@ class DiceScene(Screen):
             a, b = self.seen.values
             self._done((a, b), "camera")  # type: ignore[arg-type]
         elif name == "wrong":
-            values = list(self.seen.values[:2]) if self.seen else []
-            picked: list[int | None] = [v if v in range(1, 7) else None for v in values]
-            self.picked = picked + [None] * (2 - len(picked))
+            values = (*self.seen.values, None, None)[:2] if self.seen else (None, None)
+            self.picked = [v if v in range(1, 7) else None for v in values]
             self.corrected = True
             self.note = child_message("dice.fix")
             self._switch("tap")

@@ -31,7 +31,7 @@ Touch targets: ``seat.<i>`` (0-based), in the seat picker ``choice.child``,
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -43,7 +43,7 @@ from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import CardsSeen, InputEvent, SeatPressed
 from tabletop.ui.messages import child_message
 from tabletop.ui.saves import folded
-from tabletop.ui.scenes.common import Item, Row, Screen, spread
+from tabletop.ui.scenes.common import Item, Row, Screen, spread, toggles
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.signin import sign_in
@@ -184,7 +184,7 @@ class Preset:
 class FormSpec:
     """One game's setup screen, as data; see the module docstring.
 
-    ``game``: the game's name for sign-in and the journal; ``start(ctx, values)``: the
+    ``game``: the game's name (the journal's, the logs'); ``start(ctx, values)``: the
     game's scene; ``modes``: what each station-rotation mode (``STATION_MODES``) sets;
     ``replace``: the game takes the setup's place on the stack; ``intro``: a sentence
     under the rows when there is nothing else to say; ``aside(scene, surface, rect,
@@ -421,19 +421,19 @@ class FormScene(Paged, Screen):
             rows.append(Row("Who plays", height=m.u(62), build=self._seat_tiles))
         if (cards := spec.cards) is not None:
             forced = self.forced_cards()
-            real = Choice(REAL, "Real cards", cards.real_caption)
-            virtual = Choice(VIRTUAL, "Virtual cards", cards.virtual_caption)
-            chosen, on = {forced or self.cards}, partial(_free, forced, None, values)
-            rows.append(_toggles("Cards", m.u(58), "cards", (real, virtual), chosen, on))
+            real = (REAL, "Real cards", cards.real_caption)
+            virtual = (VIRTUAL, "Virtual cards", cards.virtual_caption)
+            on = partial(_free, forced, None, values)
+            items = toggles("cards.", (real, virtual), {forced or self.cards}, on=on)
+            rows.append(Row("Cards", items, m.u(58), 2, gap=8, most=220))
         names = [self.seat_name(i) for i in range(len(self.seats))]
         for o in spec.options:
             if o.shown is None or o.shown(values):
-                choices = (replace(c, label=c.label.format(*names)) for c in o.choices)
+                choices = [(c.value, c.label.format(*names), c.caption) for c in o.choices]
                 on = partial(_free, self.forced_option(o), o.off, values)
                 h = m.u(58 if any(c.caption for c in o.choices) else 54)
-                rows.append(
-                    _toggles(o.label, h, o.key, choices, self.options[o.key].split("+"), on)
-                )
+                items = toggles(f"{o.key}.", choices, self.options[o.key].split("+"), on=on)
+                rows.append(Row(o.label, items, h, len(items), gap=8, most=220))
         if spec.links:
             links = [Item(k.key, k.label, caption=k.caption) for k in spec.links]
             rows.append(Row("Also", links, m.u(54), len(links), gap=8, most=220))
@@ -585,8 +585,7 @@ class FormScene(Paged, Screen):
         """The game, through sign-in; or what its ``check`` finds wrong with the choices."""
         spec, values = self.spec, self.values()
         if problem := spec.check(values) if spec.check is not None else None:
-            self.ctx.sounds.play("wrong")
-            self.message = problem
+            self.say(problem, good=False)
             log.info("form: %s refused to start: %s", spec.game, problem)
             return
 
@@ -597,7 +596,7 @@ class FormScene(Paged, Screen):
         if spec.seats is None:  # no seats, no sign-in
             play(())
         else:
-            sign_in(self, spec.game, list(values.names), values.bots, play)
+            sign_in(self, list(values.names), values.bots, play)
 
     def resume(self, result: Any) -> None:
         self._lamps(True)
@@ -627,18 +626,14 @@ class FormScene(Paged, Screen):
         """What the seat picker answered for ``seat``."""
         if self.seats[seat].kind == EMPTY and choice != EMPTY:
             seat = len(self.filled)
-        kind, _, arg = choice.partition(".")
+        kind, _, arg = choice.partition(".")  # child, empty, name, recent.<i>, bot.<level>
+        self.set_seat(
+            seat, CHILD if kind in ("name", "recent") else kind, arg if kind == BOT else ""
+        )
         if kind == "name":
-            self.set_seat(seat, CHILD)
             self.ask_name(seat, self.seats[seat].name)
-            return
-        if kind == "recent":
-            self.set_seat(seat, CHILD)
+        elif kind == "recent":
             self.name_seat(seat, self.recent[int(arg)])
-        elif kind == BOT:
-            self.set_seat(seat, BOT, arg)
-        elif choice in (CHILD, EMPTY):
-            self.set_seat(seat, choice)
         self.layout(self.m)
 
     # -- drawing -------------------------------------------------------------------------
@@ -658,23 +653,6 @@ class FormScene(Paged, Screen):
         self.draw_message(surface, note, self.spec.intro if self.page == 0 else "")
         if self.aside_rect is not None and self.spec.aside is not None:
             self.spec.aside(self, surface, self.aside_rect, self.values())
-
-
-def _toggles(
-    label: str,
-    height: int,
-    key: str,
-    choices: Iterable[Choice],
-    chosen: Container[str | None],
-    on: Callable[[str], bool],
-) -> Row:
-    """A form's row of toggles ``<key>.<value>``: those in ``chosen`` selected, those
-    ``on`` refuses off; each as wide as the row allows."""
-    items = [
-        Item(f"{key}.{c.value}", c.label, 0, "toggle", c.value in chosen, c.caption, on(c.value))
-        for c in choices
-    ]
-    return Row(label, items, height, len(items), gap=8, most=220)
 
 
 def _free(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 
 import pygame
 
@@ -78,18 +79,12 @@ class HomeScene(Screen):
         next ("again": offer it again). A game whose journal or record is damaged is kept
         as "broken" for the teacher (not offered again), the children are told, and the
         next one is offered."""
-        if answer == "later":
-            self.to_station()
-            return
-        if answer == "no":
-            self.new_game(saved)
-            return
-        if answer == "again":
-            self.offer_resume()
-            return
         if answer == "sure":
             self.close(saved, "abandoned", "abandoned")
-            self.offer_resume()
+        if answer != "yes":  # "again" and "sure" offer the next
+            then: dict[str, Callable[[], None]]
+            then = {"later": self.to_station, "no": partial(self.new_game, saved)}
+            then.get(answer, self.offer_resume)()
             return
         try:
             scene = resume_game(self.ctx, saved)

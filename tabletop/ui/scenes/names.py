@@ -64,13 +64,11 @@ class NameScene(Screen):
 
     def refuse(self, name: str) -> None:
         """OK with no name yet (the only button that is ever off)."""
-        self.ctx.sounds.play("wrong")
-        self.message = child_message("names.empty")
+        self.say(child_message("names.empty"), good=False)
 
     def type(self, text: str) -> None:
         if len(self.name) >= self.limit:
-            self.ctx.sounds.play("wrong")
-            self.message = child_message("names.full", limit=self.limit)
+            self.say(child_message("names.full", limit=self.limit), good=False)
             return
         self.message = ""
         ch = text[0]

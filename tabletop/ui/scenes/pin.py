@@ -101,8 +101,7 @@ class PinPad(Screen):
         elif key == "delete":
             self.digits = self.digits[:-1]
         elif self.purpose != "change" and (locked := pin_gate(self.ctx).locked_for()):
-            self.message = wait_message(locked)  # no digit counts until the lockout ends
-            self.ctx.sounds.play("wrong")
+            self.say(wait_message(locked), good=False)  # no digit counts until the lockout ends
         elif len(self.digits) < PIN_LENGTH:
             self.digits += key
         if len(self.digits) == PIN_LENGTH:
@@ -120,8 +119,7 @@ class PinPad(Screen):
             self.stack.pop("changed")
         else:
             self.first_new = None
-            self.message = DIFFERENT
-            self.ctx.sounds.play("wrong")
+            self.say(DIFFERENT, good=False)
 
     def _check(self, pin: str) -> None:
         gate = pin_gate(self.ctx)
@@ -134,9 +132,8 @@ class PinPad(Screen):
             else:
                 self.stack.pop("ok")
             return
-        self.ctx.sounds.play("wrong")
         locked = gate.locked_for()
-        self.message = wait_message(locked) if locked else NOT_RIGHT
+        self.say(wait_message(locked) if locked else NOT_RIGHT, good=False)
 
     def update(self, now: float) -> bool:
         left = math.ceil(pin_gate(self.ctx).locked_for())

@@ -157,12 +157,7 @@ class PickDialog(ChoiceGrid):
 
     speaks = False  # a teacher's screen
 
-    def __init__(
-        self,
-        ctx: Context,
-        title: str,
-        choices: Sequence[tuple[str, Any]],
-    ) -> None:
+    def __init__(self, ctx: Context, title: str, choices: Sequence[tuple[str, Any]]) -> None:
         keyed = [(str(i), label) for i, (label, _) in enumerate(choices)]
         rows = min(3, -(-len(keyed) // 3))
         size = (600, 160 + rows * 64)  # as high as its rows need

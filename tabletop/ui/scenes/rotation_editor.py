@@ -33,7 +33,7 @@ from tabletop.classroom.rotation import (
 from tabletop.engine.errors import BadInput, TabletopError
 from tabletop.engine.words import plural, sentence
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.scenes.common import Item, Row, footer, spread, stepper
+from tabletop.ui.scenes.common import Item, Row, footer, spread, stepper, toggles
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rotation import RotationRunner, run_rotation
 from tabletop.ui.scenes.settings import TeacherScreen
@@ -141,12 +141,6 @@ def names_that_fit(painter: Painter, names: Sequence[str], size: int, width: int
     return painter.ellipsis(names[0], size, width - painter.fonts.width(more, size)) + more
 
 
-def toggles(prefix: str, items: Sequence[tuple[str, str]], on: str) -> list[Item]:
-    """Toggles ``<prefix><key>`` for ``items`` (key, name); the one whose key is ``on``
-    selected."""
-    return [Item(prefix + key, name, kind="toggle", selected=key == on) for key, name in items]
-
-
 class RotationEditor(TeacherScreen):
     """The teacher's plan: stations, groups, times; Start runs it on this device."""
 
@@ -252,14 +246,14 @@ class StationPicker(TeacherScreen):
         compact = len(STATION_OPTIONS[st.game]) > 1  # two option rows (M.E.C.S.) must fit
         h, mh = m.u(48 if compact else 64), m.u(44 if compact else 52)
         rows = [
-            Row("", toggles("game.", list(GAME_TITLES.items()), st.game), h, columns=3),
+            Row("", toggles("game.", GAME_TITLES.items(), {st.game}), h, columns=3),
             Row("Mode", (), m.u(18 if compact else 24)),  # a heading: the modes below
-            Row("", toggles("mode.", STATION_MODES[st.game], st.mode), mh, columns=4),
+            Row("", toggles("mode.", STATION_MODES[st.game], {st.mode}), mh, columns=4),
         ]
         # Each option on a row: its name, "Group chooses", then its values.
         for key, label, values in STATION_OPTIONS[st.game]:
             choices = [("", "Group chooses"), *values]
-            on = st.options.get(key, "")
+            on = {st.options.get(key, "")}
             rows.append(Row(label, toggles(f"opt.{key}.", choices, on), mh, len(choices)))
         area = pygame.Rect(m.u(16), m.u(96), m.width - 2 * m.u(16), 0)
         b, self.words = spread(m, area, rows, label=110)
@@ -306,7 +300,7 @@ class GroupsScene(TeacherScreen):
         m, margin = metrics, metrics.u(16)
         names = [(str(i), f"{i + 1}. {name}") for i, name in enumerate(self.groups)]
         area = pygame.Rect(margin, m.u(70), m.width - 2 * margin, 0)
-        b, _ = spread(m, area, [Row("", toggles("group.", names, ""), m.u(58), columns=2)])
+        b, _ = spread(m, area, [Row("", toggles("group.", names, ()), m.u(58), columns=2)])
         tools = (
             Item("add", "+ Group", enabled=len(self.groups) < MAX_STATIONS),
             Item("remove", "\u2212 Last group", enabled=len(self.groups) > 1),

@@ -9,7 +9,7 @@ import importlib
 import pygame
 
 from tabletop.engine.words import sentence
-from tabletop.ui.scenes.common import Item, Row, Screen, footer, spread
+from tabletop.ui.scenes.common import Item, Row, Screen, footer, spread, toggles
 from tabletop.ui.scenes.pin import PinPad
 from tabletop.ui.theme import Metrics
 
@@ -53,20 +53,13 @@ class SettingsScene(TeacherScreen):
     def layout(self, metrics: Metrics) -> None:
         m, prefs = metrics, self.ctx.prefs.prefs
         sound = "off" if prefs.muted else "only" if prefs.speech == "off" else "voice"
-        chosen = {f"sound.{sound}", f"dice.{prefs.dice_input}"}
         no_voice = "" if self.ctx.speaker.available else "no voice here"
         running = "running" if self.ctx.rotation is not None else ""
-
-        def toggles(*items: tuple[str, str, str]) -> list[Item]:
-            return [Item(n, t, 160, "toggle", n in chosen, c) for n, t, c in items]
-
+        sounds = (("voice", "Sounds + voice", no_voice), ("only", "Sounds only"), ("off", "Off"))
+        dice = (("camera", "Camera"), ("tap", "Tapping"), ("virtual", "The device"))
         rows = (
-            Row("Sound", toggles(("sound.voice", "Sounds + voice", no_voice),
-                                 ("sound.only", "Sounds only", ""),
-                                 ("sound.off", "Off", ""))),
-            Row("Dice come from", toggles(("dice.camera", "Camera", ""),
-                                          ("dice.tap", "Tapping", ""),
-                                          ("dice.virtual", "The device", ""))),
+            Row("Sound", toggles("sound.", sounds, {sound}, 160)),
+            Row("Dice come from", toggles("dice.", dice, {prefs.dice_input}, 160)),
             Row("Teacher PIN", (Item("pin", "Change the PIN", 240),)),
             Row("Classroom", (Item("rotation", "Station rotation", 240, caption=running),
                               Item("classlist", "Class list", 200))),

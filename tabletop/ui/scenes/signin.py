@@ -49,19 +49,13 @@ class SignInScene(Screen):
     back, keys = "cancel", PAGE_KEYS
 
     def __init__(
-        self,
-        ctx: Context,
-        game: str,
-        seats: int,
-        defaults: list[str],
-        bots: dict[int, str] | None = None,
+        self, ctx: Context, defaults: list[str], bots: dict[int, str] | None = None
     ) -> None:
+        """A seat for each of ``defaults`` (its name for a guest); ``bots``: level by seat."""
         super().__init__(ctx)
-        if not 1 <= seats <= len(SEAT_COLOURS):
-            raise ValueError(f"seats must be 1 to {len(SEAT_COLOURS)}, not {seats}")
-        self.game = game
-        names = [*defaults, *(f"Player {i + 1}" for i in range(len(defaults), seats))]
-        self.defaults = names[:seats]
+        if not 1 <= len(defaults) <= len(SEAT_COLOURS):
+            raise ValueError(f"seats must be 1 to {len(SEAT_COLOURS)}, not {len(defaults)}")
+        self.defaults = list(defaults)
         self.seats = seat_infos(self.defaults, bots)  # who sits where now: what Play! pops
         self.decided = [s.bot is not None for s in self.seats]  # a bot's seat is filled
         self.roster = Roster(ctx.journal)
@@ -304,7 +298,6 @@ class SignInScene(Screen):
 
 def sign_in(
     setup: Screen,
-    game: str,
     defaults: list[str],
     bots: dict[int, str] | None,
     play: Callable[[list[SeatInfo]], None],
@@ -313,7 +306,7 @@ def sign_in(
     class list, ``setup`` asks :class:`SignInScene` (Cancel: nothing plays); without
     one, the seats keep their default names at once."""
     if needs_sign_in(setup.ctx):
-        setup.ask(SignInScene(setup.ctx, game, len(defaults), defaults, bots), play)
+        setup.ask(SignInScene(setup.ctx, defaults, bots), play)
     else:
         play(seat_infos(defaults, bots))
 
