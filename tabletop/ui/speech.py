@@ -42,8 +42,9 @@ Renderer = Callable[[str], bytes]
 # three equals five"); letters beside a sign (a word: "box", "seat-button") stay. Each
 # rule by name; they run in this order, which matters where one rule's symbol is part
 # of another's: the card "." first (before a rule leaves a space before a full stop),
-# words in brackets before the brackets, "+/−" and "|n|" before "+", "/" and "−",
-# "1 ★" before "★", and the space before a stop last.
+# words in brackets before the brackets, "+/−" and "|n|" before "+", "/" and "−", an x
+# that is a sign (between numbers, among signs: "+, - or x") before the letter x ("the
+# x Star Power"), "1 ★" before "★", and the space before a stop last.
 SPOKEN = {
     name: (re.compile(pattern), words)
     for name, pattern, words in (
@@ -52,7 +53,8 @@ SPOKEN = {
         ("plus or minus", r"\+/[−-]", " plus or minus "),
         ("size", r"\|([^|]+)\|", r" the size of \1 "),
         ("number's", r"(?<=\d)['’]s\b", "s"),  # "2's" is heard "two", "2s" "twos"
-        ("times", r"×|(?<=\d) ?[xX] ?(?=\d)|(?<![\w/-])x(?![\w²/-])", " times "),  # not "box"
+        ("times", r"×|(?<=\d) ?[xX] ?(?=\d)|(?<=[+−-] )x\b|(?<=[+−-] or )x\b", " times "),
+        ("ex", r"(?<![\w/-])x(?![\w/-])", " ex "),  # a letter, a Star Power; not "box", "x-ray"
         ("squared", r"²", " squared "),
         ("cubed", r"³", " cubed "),
         ("square root", r"√", " the square root of "),

@@ -393,7 +393,16 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     ),
     "the answer 7/3 is not a whole number": "the answer 7 over 3 is not a whole number",
     "Player 2's line, Row 1's star": "Player 2s line, Row 1s star",
-    "The x Star Power": "The times Star Power",
+    "The x Star Power": "The ex Star Power",  # a Star Power named by the letter (round 34)
+    "Row 1's star is yours when the round ends, with the x Star Power.": (
+        "Row 1s star is yours when the round ends, with the ex Star Power."
+    ),
+    "Only +, - or x go in the grey boxes.": "Only plus, minus or times go in the grey boxes.",
+    "Numbers go in the white boxes and + - x in the grey boxes.": (
+        "Numbers go in the white boxes and plus minus times in the grey boxes."
+    ),
+    "x² means x times itself: 5² = 25.": "x squared means ex times itself: 5 squared equals 25.",
+    "It looks like the letter x.": "It looks like the letter ex.",
     "Bot 1 planted .: x²": "Bot 1 planted point: x squared",
     "1st: Ana, 4 ★. 2nd: Ben, 1 ★.": "1st: Ana, 4 stars. 2nd: Ben, 1 star.",
     "Player 1 is ready (to change it, tap your answer box).": (
@@ -406,7 +415,7 @@ HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen
     (r"\+", "plus or"),
     (r"[−-]", "minus"),
     (r"\|", "the size of"),
-    (r"[×xX]", "times"),
+    (r"[×xX]", "times ex"),
     ("²", "squared"),
     ("³", "cubed"),
     ("√", "the square root of"),
@@ -468,8 +477,12 @@ ALONE = {  # each rule of SPOKEN by itself: what it is shown, what it gives
     "size": ("−|n÷2|", "− the size of n÷2"),
     "number's": ("Player 2's line, Ana's", "Player 2s line, Ana's"),
     "times": (
-        "5 x 6 × 2, 3X4, The x card, box, x²",
-        "5 times 6 times 2, 3 times 4, The times card, box, x²",
+        "5 x 6 × 2, 3X4, +, - or x, + - x, The x card, box, x²",
+        "5 times 6 times 2, 3 times 4, +, - or times , + - times , The x card, box, x²",
+    ),
+    "ex": (
+        "The x Star Power, the letter x. x-ray, box, 5x6",
+        "The ex Star Power, the letter ex . x-ray, box, 5x6",
     ),
     "squared": ("2²", "2 squared"),
     "cubed": ("2³", "2 cubed"),
