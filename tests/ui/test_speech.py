@@ -378,8 +378,11 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "Bot 1 put ( under the symbols stack": "Bot 1 put open bracket under the symbols stack",
     "the card “)”, with a ring.": "the card “ close bracket ”, with a ring.",
     "the card “.”, with a ring.": "the card “ point ”, with a ring.",
-    "Blocked this turn (∅). Put your card on Ben's line.": (  # atk.blocked (round 31)
-        "Blocked this turn open bracket ∅ close bracket. Put your card on Ben's line."
+    "Blocked this turn (∅). Put your card on Ben's line.": (  # atk.blocked (rounds 31, 34)
+        "Blocked this turn, empty set,. Put your card on Ben's line."  # ATK-1's word
+    ),
+    "Block (∅): nobody may play on that line next turn.": (  # its rule page
+        "Block, empty set,: nobody may play on that line next turn."
     ),
     "The area reads (2 + 3). Ben: your turn.": (  # not "close bracket point" (round 31)
         "The area reads open bracket 2 plus 3 close bracket. Ben: your turn."
@@ -410,7 +413,7 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     ),
     "That box is a seat-button; Ana's x-ray won't": "That box is a seat-button; Ana's x-ray won't",
 }
-SYMBOLS = re.compile(r"[+×÷=/|²³√−()]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
+SYMBOLS = re.compile(r"[+×÷=/|²³√−()∅]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
 HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen shows it)
     (r"\+", "plus or"),
     (r"[−-]", "minus"),
@@ -427,6 +430,7 @@ HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen
     (r"\)", "close bracket"),
     (r"(?:^|[\s“])\.(?:$|[\s:”])", "point"),  # a card "." alone, never a full stop
     ("★", "star stars"),
+    ("∅", "empty set"),
 )
 
 
@@ -445,6 +449,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
     "2²" "two two", "+/−" "plus slash minus" and left brackets out: the words it is given
     say every symbol, for every card of every game and every sentence in the table."""
     from tabletop.games import math_attack, math_wars_meta, mecs_equation
+    from tabletop.ui.games.math_attack.play import GREEN_FACES
     from tabletop.ui.games.mecs.play import LABEL
 
     for shown, said in SAID.items():
@@ -455,6 +460,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
         *map(math_wars_meta.crate_label, math_wars_meta.CRATE_CARDS),
         *mecs_equation.FACE.values(),
         *LABEL.values(),
+        *(symbol for symbol, _ in GREEN_FACES.values()),
     ]
     for face in faces:
         assert spoken(face).strip() and not SYMBOLS.search(spoken(face)), face
@@ -472,6 +478,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
 
 ALONE = {  # each rule of SPOKEN by itself: what it is shown, what it gives
     "point": ("planted .: x, and “.”. (2.5).", "planted point : x, and “ point ”. (2.5)."),
+    "empty set": ("Block (∅): ∅ Blocked", "Block (empty set): empty set Blocked"),
     "words in brackets": ("ready (to change it) (2 + 3)", "ready , to change it, (2 + 3)"),
     "plus or minus": ("+/− and +/-", "plus or minus and plus or minus"),
     "size": ("−|n÷2|", "− the size of n÷2"),
