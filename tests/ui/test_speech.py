@@ -576,23 +576,42 @@ def test_speech_the_last_move_is_heard_before_the_results() -> None:
     assert voice.spoken[-1].startswith(results.outcome.title)
 
 
-def test_speech_the_results_say_why_the_game_ended_and_who_placed_where() -> None:
-    """The results said only their title: they say the title, the reason line, the game's
-    lines and each place, in the words shown, one prompt; the next tap cuts it."""
+def test_speech_the_results_say_why_the_game_ended_then_each_places_score() -> None:
+    """The results said only their title: they say the title, the reason line and the
+    game's lines in the words shown, then each place's score (round 34: from the sentence
+    table, once, queued after, never over it); the next screen's words cut them."""
     app, auto, _, results, (voice, channel) = math_attack_ended()
     out = results.outcome
-    assert voice.said[-1] == (
-        f"Player 2 wins! {out.reason} {out.lines[0]} 1st: Player 2, 9. 2nd: Player 1, 8."
-    )
+    words = f"Player 2 wins! {out.reason} {out.lines[0]}"
+    rows = (("1st", "Player 2", "9"), ("2nd", "Player 1", "8"))
+    places = " ".join(child_message("ui.place", place=p, name=n, score=s) for p, n, s in rows)
+    assert voice.said[-2:] == [words, places] and places == "1st: Player 2, 9. 2nd: Player 1, 8."
     assert out.reason.startswith("The game ended because Player 1 played =")
     assert out.lines[0].startswith("Player 2's line totals 9")
     channel.finish()
     app.step()
-    assert channel.playing == spoken(voice.said[-1]).encode()
-    stops, words = channel.stops, voice.said[-1]
+    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    results.enter()  # on top again (a dialog closed over it): nothing said twice
+    assert voice.said.count(words) == voice.said.count(places) == 1
+    channel.finish()
+    app.step()
+    assert channel.playing == spoken(places).encode()
+    stops = channel.stops
     auto.tap("again")  # the next screen's words cut it
-    assert channel.stops > stops and channel.playing != spoken(words).encode()
-    assert app.stack.top is not results and voice.spoken[-2] == words
+    assert channel.stops > stops and channel.playing != spoken(places).encode()
+    assert app.stack.top is not results and voice.spoken[-3:-1] == [words, places]
+
+
+def test_speech_the_results_places_that_wait_go_with_the_next_screens_words() -> None:
+    app, auto, _, results, (voice, channel) = math_attack_ended()
+    channel.finish()
+    app.step()
+    words, places = voice.said[-2:]
+    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    auto.tap("again")
+    assert (
+        places not in voice._waiting and places not in voice.spoken and app.stack.top is not results
+    )
 
 
 def test_speech_a_prompt_the_line_no_longer_shows_is_cut_for_what_it_shows() -> None:
