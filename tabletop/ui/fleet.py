@@ -22,6 +22,7 @@ from tabletop.classroom.roster import Roster
 from tabletop.classroom.rotation import RotationClock, start_rotation
 from tabletop.classroom.students import Student
 from tabletop.engine.errors import BadInput, TabletopError
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.rotation import RotationRunner, finish_games, games_on, run_rotation
 
 log = logging.getLogger(__name__)
@@ -130,7 +131,7 @@ def start_app_fleet(ctx: Any, explicit: Any = None) -> StationFleet | None:
         link = StationLink(config, outbox, wall=ctx.wall)
     except BadInput as exc:
         log.error("fleet: %s: %s", exc.code, exc.message)
-        ctx.notices.append("The fleet file cannot be used: this station runs on its own.")
+        ctx.notices.append(child_message("ui.no_fleet_file"))
         return None
     ctx.journal.on_finished = outbox.on_finished
     fleet = StationFleet(link, AppHost(ctx), clock=ctx.clock)

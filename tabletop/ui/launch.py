@@ -141,6 +141,7 @@ def run_app(options: AppOptions) -> int:
     from tabletop.store import FILE_NAME, Journal, data_dir
     from tabletop.ui.app import App, Context, open_window
     from tabletop.ui.fleet import start_app_fleet
+    from tabletop.ui.messages import child_message
     from tabletop.ui.prefs import PrefsFile
     from tabletop.ui.scenes.home import HomeScene
     from tabletop.ui.scenes.rotation import restore_rotation
@@ -172,7 +173,7 @@ def run_app(options: AppOptions) -> int:
                 closing.callback(lamps.close)
             except TabletopError as exc:
                 log.warning("%s", exc.message)
-                notices.append("The seat buttons do not work; keys 1 to 8 stand in for them.")
+                notices.append(child_message("ui.no_seat_buttons"))
         sounds = Sounds(muted=prefs.prefs.muted)
         camera, card_camera = make_cameras(options.camera, vision_queue.put, on_pi)
         ctx = Context(

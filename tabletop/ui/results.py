@@ -23,6 +23,7 @@ from tabletop.engine.protocol import Result
 from tabletop.engine.words import and_joined
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.input import InputEvent
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import go_home, home_and_again, route_to_press
 from tabletop.ui.speech import sentences
 from tabletop.ui.theme import Metrics
@@ -143,18 +144,21 @@ class GameResults(Scene):
             self.ctx.sounds.play("star")
             if self.on_enter is not None:
                 self.on_enter()
-            self.speak(self.said(), after=True)  # once the last move is heard
+            for told in self.said():  # once the last move is heard, one after the other
+                self.speak(told, after=True)
 
-    def said(self) -> str:
+    def said(self) -> tuple[str, str]:
         """What it says, as shown, a sentence each: the title, why the game ended (or the
         final score), the sentences among the game's lines (the totals compared, the high
-        score; not its tallies, which end with no stop), who placed where (where shown)."""
+        score; not its tallies, which end with no stop); then, said after it, each place
+        with its name and score where the standings show them."""
         out = self.outcome
+        told = (out.title, out.reason, *(t for t in out.lines if t.strip()[-1:] in ".!?"))
         places = (
-            [] if self.aside else [f"{ordinal(r.place)}: {r.name}, {r.score}" for r in out.rows]
+            child_message("ui.place", place=ordinal(r.place), name=r.name, score=r.score)
+            for r in ([] if self.aside else out.rows)
         )
-        told = (out.title, out.reason, *(t for t in out.lines if t.strip()[-1:] in ".!?"), *places)
-        return sentences(*told)
+        return sentences(*told), " ".join(places)
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])  # lit by ``on_enter`` (the winners' seats)

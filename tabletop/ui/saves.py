@@ -39,6 +39,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match
 from tabletop.engine.protocol import Result, places_from_scores
 from tabletop.store import Saved, SeatInfo, result_record
+from tabletop.ui.messages import child_message
 
 if TYPE_CHECKING:
     from tabletop.classroom.mistakes import Question
@@ -47,11 +48,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LABEL = "app"  # the journal label of games played on the touchscreen
-SAVE_FAILED = "The game could not be saved just now. Keep playing; it will try again."
-NOT_SAVING = (
-    "Games are not being saved just now. Keep playing: the game goes on. Please tell your teacher."
-)
-SAVING_AGAIN = "Games are being saved again."
+SAVE_FAILED = child_message("ui.save_failed")
+NOT_SAVING = child_message("ui.not_saving")
+SAVING_AGAIN = child_message("ui.saving_again")
 
 
 def saving_words(journal: Any) -> str:

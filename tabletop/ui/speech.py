@@ -42,17 +42,21 @@ Renderer = Callable[[str], bytes]
 # three equals five"); letters beside a sign (a word: "box", "seat-button") stay. Each
 # rule by name; they run in this order, which matters where one rule's symbol is part
 # of another's: the card "." first (before a rule leaves a space before a full stop),
-# words in brackets before the brackets, "+/−" and "|n|" before "+", "/" and "−",
-# "1 ★" before "★", and the space before a stop last.
+# "∅" before words in brackets ("(∅)" a pause), words in brackets before the brackets,
+# "+/−" and "|n|" before "+", "/" and "−", an x that is a sign (between numbers, among
+# signs: "+, - or x") before the letter x ("the x Star Power"), "1 ★" before "★", and
+# the space before a stop last.
 SPOKEN = {
     name: (re.compile(pattern), words)
     for name, pattern, words in (
         ("point", r"(?<![^\s“])\.(?![^\s:”])", " point "),  # the card "." alone
+        ("empty set", r"∅", "empty set"),  # Math Attack!'s block card (ATK-1)
         ("words in brackets", r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # a pause
         ("plus or minus", r"\+/[−-]", " plus or minus "),
         ("size", r"\|([^|]+)\|", r" the size of \1 "),
         ("number's", r"(?<=\d)['’]s\b", "s"),  # "2's" is heard "two", "2s" "twos"
-        ("times", r"×|(?<=\d) ?[xX] ?(?=\d)|(?<![\w/-])x(?![\w²/-])", " times "),  # not "box"
+        ("times", r"×|(?<=\d) ?[xX] ?(?=\d)|(?<=[+−-] )x\b|(?<=[+−-] or )x\b", " times "),
+        ("ex", r"(?<![\w/-])x(?![\w/-])", " ex "),  # a letter, a Star Power; not "box", "x-ray"
         ("squared", r"²", " squared "),
         ("cubed", r"³", " cubed "),
         ("square root", r"√", " the square root of "),
@@ -66,7 +70,7 @@ SPOKEN = {
         ("close bracket", r"\)", " close bracket "),
         ("one star", r"(?<=\b1) ?★", " star"),  # Math Wars Meta's VICTORY! cards
         ("stars", r"★", " stars"),
-        ("no space before a stop", r"\s+(?=[.,:;!?](?!\S))", ""),  # "(∅)." not "bracket ."
+        ("no space before a stop", r"\s+(?=[.,:;!?](?!\S))", ""),  # "(2 + 3)." not "bracket ."
     )
 }
 

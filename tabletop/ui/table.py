@@ -30,7 +30,7 @@ from tabletop.ui.widgets import Button, hit
 log = logging.getLogger(__name__)
 
 UNDO = (("undo", "Undo last step"),)  # a teacher menu's for a game with none of its own
-TEACHER_HELP = "For teachers: more time, or pause the rotation."  # nothing to take back
+TEACHER_HELP = child_message("ui.teacher_help")  # nothing to take back
 BOT_PAUSE = 0.9  # seconds a bot "thinks" before its move shows, so children can follow
 
 
@@ -232,7 +232,7 @@ class TableScene(Scene):
         return RulesScene(self.ctx, *self.rules)
 
     def teacher_help(self) -> str:
-        return "For teachers: take back a step." if self.can_undo() else TEACHER_HELP
+        return child_message("ui.teacher_undo") if self.can_undo() else TEACHER_HELP
 
     def begin(self) -> None:
         """What the table does first (deal, settle), in the game's first journal write."""
@@ -267,7 +267,7 @@ class TableScene(Scene):
 
     def welcome(self) -> None:
         """A game carried on from the journal says so."""
-        self.message = f"Welcome back! {self.play.next_step()}".strip()
+        self.message = child_message("ui.welcome_back", what=self.play.next_step()).strip()
 
     def exit(self) -> None:
         self.ctx.lamps.light_only([])

@@ -41,6 +41,7 @@ from tabletop.classroom.rotation import Plan, RotationClock, Station, running_ro
 from tabletop.store import Journal
 from tabletop.ui.app import App
 from tabletop.ui.fleet import start_app_fleet
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.rotation import StationScene
 from tabletop.ui.scenes.rotation_editor import FOLLOWS, RotationControl, rotation_menu
 from tests.fleet.clients import raw_client
@@ -385,7 +386,8 @@ def test_station_fleet_file_unreadable_runs_alone(tmp_path: Path) -> None:
     bad = tmp_path / "fleet.toml"
     bad.write_text("device = \n", encoding="utf-8")
     assert start_app_fleet(app.ctx, bad) is None
-    assert app.ctx.notices and "runs on its own" in app.ctx.notices[0]
+    assert app.ctx.notices == [child_message("ui.no_fleet_file")]  # the table's (round 34)
+    assert "runs on its own" in app.ctx.notices[0]
 
 
 def test_station_link_refuses_the_teachers_file(broker: Broker) -> None:

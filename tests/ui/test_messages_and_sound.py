@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 import string
@@ -79,6 +80,40 @@ def test_messages_every_code_the_app_names_is_in_the_table() -> None:
     assert len(codes) >= 60 and {"mecs.step.", "atk.step.", "arena.step."} <= families
     assert not sorted(codes - set(CHILD_MESSAGES))
     assert not [f for f in sorted(families) if not any(c.startswith(f) for c in CHILD_MESSAGES)]
+
+
+def code_strings(path: Path) -> list[str]:
+    """The strings a module's code holds (an f-string's pieces), not its docstrings."""
+    tree = ast.parse(path.read_text("utf-8"))
+    documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    docs = {
+        id(n.body[0].value)
+        for n in ast.walk(tree)
+        if isinstance(n, documented) and ast.get_docstring(n)
+    }
+    return [
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs
+    ]
+
+
+def test_messages_the_apps_own_words_are_the_tables() -> None:
+    """Round 34: the saves' notices, the seat buttons' and the fleet file's, the teacher's
+    help line and "Welcome back!" were written in the app's code beside the one table:
+    they are the table's, and no sentence of it is written out again in the app's own
+    modules (the top-level ``tabletop/ui/*.py``)."""
+    from tabletop.ui import saves, table
+
+    words = (saves.SAVE_FAILED, saves.NOT_SAVING, saves.SAVING_AGAIN, table.TEACHER_HELP)
+    keys = ("save_failed", "not_saving", "saving_again", "teacher_help")
+    assert words == tuple(CHILD_MESSAGES[f"ui.{key}"] for key in keys)
+    written = [w for p in Path(ui.__file__).parent.glob("*.py") for w in code_strings(p)]
+    assert len(written) > 500
+    for code, sentence in CHILD_MESSAGES.items():
+        for piece, *_ in string.Formatter().parse(sentence):
+            piece = piece.strip()
+            assert len(piece) < 12 or not any(piece in w for w in written), (code, piece)
 
 
 def test_sound_tones_are_short_clean_16_bit() -> None:

@@ -378,8 +378,11 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "Bot 1 put ( under the symbols stack": "Bot 1 put open bracket under the symbols stack",
     "the card “)”, with a ring.": "the card “ close bracket ”, with a ring.",
     "the card “.”, with a ring.": "the card “ point ”, with a ring.",
-    "Blocked this turn (∅). Put your card on Ben's line.": (  # atk.blocked (round 31)
-        "Blocked this turn open bracket ∅ close bracket. Put your card on Ben's line."
+    "Blocked this turn (∅). Put your card on Ben's line.": (  # atk.blocked (rounds 31, 34)
+        "Blocked this turn, empty set,. Put your card on Ben's line."  # ATK-1's word
+    ),
+    "Block (∅): nobody may play on that line next turn.": (  # its rule page
+        "Block, empty set,: nobody may play on that line next turn."
     ),
     "The area reads (2 + 3). Ben: your turn.": (  # not "close bracket point" (round 31)
         "The area reads open bracket 2 plus 3 close bracket. Ben: your turn."
@@ -393,7 +396,16 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     ),
     "the answer 7/3 is not a whole number": "the answer 7 over 3 is not a whole number",
     "Player 2's line, Row 1's star": "Player 2s line, Row 1s star",
-    "The x Star Power": "The times Star Power",
+    "The x Star Power": "The ex Star Power",  # a Star Power named by the letter (round 34)
+    "Row 1's star is yours when the round ends, with the x Star Power.": (
+        "Row 1s star is yours when the round ends, with the ex Star Power."
+    ),
+    "Only +, - or x go in the grey boxes.": "Only plus, minus or times go in the grey boxes.",
+    "Numbers go in the white boxes and + - x in the grey boxes.": (
+        "Numbers go in the white boxes and plus minus times in the grey boxes."
+    ),
+    "x² means x times itself: 5² = 25.": "x squared means ex times itself: 5 squared equals 25.",
+    "It looks like the letter x.": "It looks like the letter ex.",
     "Bot 1 planted .: x²": "Bot 1 planted point: x squared",
     "1st: Ana, 4 ★. 2nd: Ben, 1 ★.": "1st: Ana, 4 stars. 2nd: Ben, 1 star.",
     "Player 1 is ready (to change it, tap your answer box).": (
@@ -401,12 +413,12 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     ),
     "That box is a seat-button; Ana's x-ray won't": "That box is a seat-button; Ana's x-ray won't",
 }
-SYMBOLS = re.compile(r"[+×÷=/|²³√−()]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
+SYMBOLS = re.compile(r"[+×÷=/|²³√−()∅]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
 HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen shows it)
     (r"\+", "plus or"),
     (r"[−-]", "minus"),
     (r"\|", "the size of"),
-    (r"[×xX]", "times"),
+    (r"[×xX]", "times ex"),
     ("²", "squared"),
     ("³", "cubed"),
     ("√", "the square root of"),
@@ -418,6 +430,7 @@ HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen
     (r"\)", "close bracket"),
     (r"(?:^|[\s“])\.(?:$|[\s:”])", "point"),  # a card "." alone, never a full stop
     ("★", "star stars"),
+    ("∅", "empty set"),
 )
 
 
@@ -436,6 +449,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
     "2²" "two two", "+/−" "plus slash minus" and left brackets out: the words it is given
     say every symbol, for every card of every game and every sentence in the table."""
     from tabletop.games import math_attack, math_wars_meta, mecs_equation
+    from tabletop.ui.games.math_attack.play import GREEN_FACES
     from tabletop.ui.games.mecs.play import LABEL
 
     for shown, said in SAID.items():
@@ -446,6 +460,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
         *map(math_wars_meta.crate_label, math_wars_meta.CRATE_CARDS),
         *mecs_equation.FACE.values(),
         *LABEL.values(),
+        *(symbol for symbol, _ in GREEN_FACES.values()),
     ]
     for face in faces:
         assert spoken(face).strip() and not SYMBOLS.search(spoken(face)), face
@@ -463,13 +478,18 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
 
 ALONE = {  # each rule of SPOKEN by itself: what it is shown, what it gives
     "point": ("planted .: x, and “.”. (2.5).", "planted point : x, and “ point ”. (2.5)."),
+    "empty set": ("Block (∅): ∅ Blocked", "Block (empty set): empty set Blocked"),
     "words in brackets": ("ready (to change it) (2 + 3)", "ready , to change it, (2 + 3)"),
     "plus or minus": ("+/− and +/-", "plus or minus and plus or minus"),
     "size": ("−|n÷2|", "− the size of n÷2"),
     "number's": ("Player 2's line, Ana's", "Player 2s line, Ana's"),
     "times": (
-        "5 x 6 × 2, 3X4, The x card, box, x²",
-        "5 times 6 times 2, 3 times 4, The times card, box, x²",
+        "5 x 6 × 2, 3X4, +, - or x, + - x, The x card, box, x²",
+        "5 times 6 times 2, 3 times 4, +, - or times , + - times , The x card, box, x²",
+    ),
+    "ex": (
+        "The x Star Power, the letter x. x-ray, box, 5x6",
+        "The ex Star Power, the letter ex . x-ray, box, 5x6",
     ),
     "squared": ("2²", "2 squared"),
     "cubed": ("2³", "2 cubed"),
@@ -556,23 +576,42 @@ def test_speech_the_last_move_is_heard_before_the_results() -> None:
     assert voice.spoken[-1].startswith(results.outcome.title)
 
 
-def test_speech_the_results_say_why_the_game_ended_and_who_placed_where() -> None:
-    """The results said only their title: they say the title, the reason line, the game's
-    lines and each place, in the words shown, one prompt; the next tap cuts it."""
+def test_speech_the_results_say_why_the_game_ended_then_each_places_score() -> None:
+    """The results said only their title: they say the title, the reason line and the
+    game's lines in the words shown, then each place's score (round 34: from the sentence
+    table, once, queued after, never over it); the next screen's words cut them."""
     app, auto, _, results, (voice, channel) = math_attack_ended()
     out = results.outcome
-    assert voice.said[-1] == (
-        f"Player 2 wins! {out.reason} {out.lines[0]} 1st: Player 2, 9. 2nd: Player 1, 8."
-    )
+    words = f"Player 2 wins! {out.reason} {out.lines[0]}"
+    rows = (("1st", "Player 2", "9"), ("2nd", "Player 1", "8"))
+    places = " ".join(child_message("ui.place", place=p, name=n, score=s) for p, n, s in rows)
+    assert voice.said[-2:] == [words, places] and places == "1st: Player 2, 9. 2nd: Player 1, 8."
     assert out.reason.startswith("The game ended because Player 1 played =")
     assert out.lines[0].startswith("Player 2's line totals 9")
     channel.finish()
     app.step()
-    assert channel.playing == spoken(voice.said[-1]).encode()
-    stops, words = channel.stops, voice.said[-1]
+    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    results.enter()  # on top again (a dialog closed over it): nothing said twice
+    assert voice.said.count(words) == voice.said.count(places) == 1
+    channel.finish()
+    app.step()
+    assert channel.playing == spoken(places).encode()
+    stops = channel.stops
     auto.tap("again")  # the next screen's words cut it
-    assert channel.stops > stops and channel.playing != spoken(words).encode()
-    assert app.stack.top is not results and voice.spoken[-2] == words
+    assert channel.stops > stops and channel.playing != spoken(places).encode()
+    assert app.stack.top is not results and voice.spoken[-3:-1] == [words, places]
+
+
+def test_speech_the_results_places_that_wait_go_with_the_next_screens_words() -> None:
+    app, auto, _, results, (voice, channel) = math_attack_ended()
+    channel.finish()
+    app.step()
+    words, places = voice.said[-2:]
+    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    auto.tap("again")
+    assert (
+        places not in voice._waiting and places not in voice.spoken and app.stack.top is not results
+    )
 
 
 def test_speech_a_prompt_the_line_no_longer_shows_is_cut_for_what_it_shows() -> None:
