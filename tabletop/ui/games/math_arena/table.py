@@ -40,7 +40,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, ArenaPlay, log
 from tabletop.ui.messages import child_message
-from tabletop.ui.results import GameResults, Outcome, outcome_of, told_apart
+from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.common import Confirm
@@ -331,16 +331,6 @@ class ArenaScene(TableScene):
             lines.append(f"{and_joined([shown[s] for s in t.winners])} won the tournament!")
         score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
         return outcome_of(result, names, score=score, reason=reason, lines=lines)
-
-    def show_results(self) -> None:
-        winners = sorted(self.play.standings().winners)
-        results = GameResults(
-            self.ctx,
-            told_apart(self.outcome(), self.shown),
-            again=self.again,
-            on_enter=lambda: self.ctx.lamps.light_only(winners),
-        )
-        self.stack.replace(results)
 
     def next_game(self) -> Scene:
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
