@@ -6,8 +6,8 @@ Touch targets: ``seat.<i>`` and ``ready.<i>`` (the seat button), ``card.<i>.<0|1
 card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
 ``operator`` (the empty operator card, tap it in), ``deal``, ``score``, ``next``,
 ``unready.<i>`` ("Change": a ready child takes it back before the reveal), ``undo``
-(behind the teacher's PIN), ``rules``, ``leave``; the hand picker's
-``hand.<CARD>``, ``put``, ``cancel``.
+(behind the teacher's PIN), ``rules``, ``leave``; the hand picker's (a
+:class:`ChoiceGrid`) ``hand.<CARD>``, ``put``, ``cancel``.
 """
 
 from __future__ import annotations
@@ -132,34 +132,6 @@ def seat_text(painter: Painter, height: int) -> tuple[int, int, int]:
     return size, count, m.u(pad)
 
 
-class HandPicker(ChoiceGrid):
-    """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
-
-    def __init__(self, ctx: Context, title: str, hand: Sequence[str], goal_text: str) -> None:
-        cards, rows = [(card, card_label(card)) for card in hand], max(1, -(-len(hand) // 7))
-        super().__init__(
-            ctx,
-            title,
-            cards,
-            columns=7,
-            rows=rows,
-            prefix="hand.",
-            pick=2,
-            text=goal_text,
-            done=("put", "Put down"),
-            face=draw_card,
-            cell=96,
-        )
-
-    def refuse(self, name: str) -> None:
-        """Put down tapped before two cards are picked: says so (a card that is off: why)."""
-        if name != "put":
-            super().refuse(name)
-            return
-        self.ctx.sounds.play("wrong")
-        self.message = child_message("arena.ui.pick_two")
-
-
 class ArenaScene(TableScene):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
@@ -249,12 +221,24 @@ class ArenaScene(TableScene):
     # -- input --------------------------------------------------------------------------------
 
     def seat_pressed(self, seat: int, at: float) -> None:
+        """Virtual cards: the seat's hand, to tap two of them and then "Put down"."""
         play = self.play
         if play.press(seat, at):
-            op = play.state.operator or ""
+            op, hand = play.state.operator or "", play.state.hands[seat]
             title = f"{play.name(seat)}: pick two cards (others look away!)"
-            aim = f"{operator_name(op, title=True)}: {goal_words(op)}"
-            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], aim))
+            picker = self.card_grid(
+                title,
+                hand,
+                7,
+                max(1, -(-len(hand) // 7)),
+                prefix="hand.",
+                pick=2,
+                text=f"{operator_name(op, title=True)}: {goal_words(op)}",
+                done=("put", "Put down"),
+                off={"put": child_message("arena.ui.pick_two")},  # tapped before two: why
+                cell=96,
+            )
+            self.ask(("pick", seat), picker)
 
     def press(self, name: str) -> None:
         play, kind, _, arg = self.play, *name.partition(".")
@@ -281,11 +265,13 @@ class ArenaScene(TableScene):
         elif name in ("leave", "rules", "teacher", "undo"):
             super().press(name)
 
-    def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:
+    def card_grid(
+        self, title: str, cards: Sequence[str], columns: int, rows: int, **kw: Any
+    ) -> ChoiceGrid:
         """A picker of ``cards``, drawn as cards (red ones red): the operator card, a card
-        shown."""
+        shown, a virtual hand (``kw``: more of the :class:`ChoiceGrid`'s options)."""
         labels = [(card, card_label(card)) for card in cards]
-        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows, face=draw_card)
+        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows, face=draw_card, **kw)
 
     def explain(self, name: str) -> None:
         """A disabled target (a row's value, Who wins?, undo): refused with the reason."""
@@ -574,4 +560,4 @@ def setup_scene(ctx: Context) -> Scene:
     return FormScene(ctx, SETUP)
 
 
-__all__ = ["RULES", "SETUP", "ArenaScene", "HandPicker", "draw_card", "resume_scene", "setup_scene"]
+__all__ = ["RULES", "SETUP", "ArenaScene", "draw_card", "resume_scene", "setup_scene"]
