@@ -629,7 +629,7 @@ def test_arena_screenshots(state, size) -> None:
     app.screenshot(SHOTS / f"{state}_{size[0]}x{size[1]}.png")
     pixels = pygame.surfarray.array3d(app.canvas.subsurface(scene.op_rect))
     red = ((pixels[..., 0] > 150) & (pixels[..., 1] < 80)).mean()
-    op = scene.play.round_operator()
+    op = scene.play.shown.operator
     if op is None:
         assert red == 0
     else:

@@ -188,9 +188,6 @@ class ArenaPlay(TableController):
         """(set, round) of the round on screen."""
         return self.shown.set_number, self.shown.round
 
-    def round_operator(self) -> str | None:
-        return self.shown.operator
-
     def name(self, seat: int) -> str:
         return self.called(seat, self.seats[seat][0])
 
@@ -469,7 +466,7 @@ class ArenaPlay(TableController):
         self.pairs[seat][slot] = card
         marked = bool(self.bad)
         self.bad.discard((seat, slot))
-        if marked and self.complete():
+        if marked and not self.missing():
             wrong = self.checked()
             if not isinstance(wrong, WrongCards):
                 self.bad = set()
@@ -548,10 +545,6 @@ class ArenaPlay(TableController):
         the last round) their leftover card."""
         shown = 1 if self.phase == "leftover" else 2
         return [s for s in sorted(self.match.pending.seats) if None in self.pairs[s][:shown]]
-
-    def complete(self) -> bool:
-        """Every card the engine needs is shown."""
-        return not self.missing()
 
     def score(self) -> None:
         """Hand the cards shown to the engine; show its ruling, or mark what it refused."""
@@ -633,7 +626,7 @@ class ArenaPlay(TableController):
             step = "waiting" if any(self.ready) else "pick" if self.cards == "virtual" else "ready"
         elif self.phase == "leftover" and (missing := self.missing()):
             step, seats = "leftover", missing
-        elif self.phase == "reveal" and not self.complete():
+        elif self.phase == "reveal" and self.missing():
             step = "face_up"
         elif seats := [s for s in range(self.players) if self.can_say(s)]:
             step = "say_value"

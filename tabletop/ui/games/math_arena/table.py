@@ -377,7 +377,7 @@ class ArenaScene(TableScene):
         elif play.phase == "result":
             b.append(Button("next", action, "See the results" if play.finished else "Next round"))
         else:
-            ok = play.phase in ("reveal", "leftover") and play.complete()
+            ok = play.phase in ("reveal", "leftover") and not play.missing()
             b.append(Button("score", action, "Who wins?", enabled=ok))
         self.buttons = b
 
@@ -389,7 +389,7 @@ class ArenaScene(TableScene):
         (set_no, round_no), deal = play.round_label, st.deal
         label = f"Set {set_no} of {deal.sets} \u00b7 Round {round_no} of {deal.rounds}"
         painter.text(surface, label, (m.u(16), m.u(62)), m.small, p.muted, bold=True)
-        op, rect = play.round_operator(), self.op_rect
+        op, rect = play.shown.operator, self.op_rect
         draw_card(painter, surface, rect, op, face="up" if op else "empty", big=True)
         under = (rect.centerx, rect.bottom + m.u(6))
         if op is None:
@@ -439,7 +439,10 @@ class ArenaScene(TableScene):
         count_rect = painter.text(
             surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
         )
-        self.draw_led(surface, seat, (row.left + m.u(176), count_rect.centery))
+        led = (row.left + m.u(176), count_rect.centery)  # lit while the seat's button is
+        if seat in play.lit():
+            pygame.draw.circle(surface, p.selected, led, m.u(9))
+        pygame.draw.circle(surface, p.line, led, m.u(9), 2)
         tile = self.target(f"ready.{seat}")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
             painter.ready_tile(surface, tile.rect, seat, bool(play.ready[seat]))
@@ -452,17 +455,9 @@ class ArenaScene(TableScene):
         words.centery = row.centery
         painter.paragraph(surface, text, words, size, getattr(p, tone), bold=bold)
 
-    def draw_led(self, surface: pygame.Surface, seat: int, centre: tuple[int, int]) -> None:
-        """The seat's LED, lit while its button is."""
-        p, r = self.ctx.painter.p, self.m.u(9)
-        if seat in self.play.lit():
-            pygame.draw.circle(surface, p.selected, centre, r)
-        pygame.draw.circle(surface, p.line, centre, r, 2)
-
     def draw_slot(self, surface: pygame.Surface, b: Button) -> None:
         play, painter, rect = self.play, self.ctx.painter, b.rect.inflate(0, -self.m.u(8))
-        _, seat_text, slot_text = b.name.split(".")
-        seat, slot = int(seat_text), int(slot_text)
+        seat, slot = (int(x) for x in b.name.split(".")[1:])
         if play.phase in ("ready", "countdown"):
             if play.ready[seat]:
                 draw_card(painter, surface, rect, None, face="down")
