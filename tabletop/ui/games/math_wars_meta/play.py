@@ -47,6 +47,7 @@ from tabletop.games.math_wars_meta import (
     MathWarsMetaState,
     Splash,
     Stage,
+    card_drawn,
     correct_entry,
     pending_card,
     splash_leader,
@@ -276,7 +277,7 @@ class MwmPlay(TableController):
         card = self.seen.pop((seat, "count" if kind == "up" else "crate"), None)
         if card is None:
             return False
-        action = self._action(seat, card)
+        action = card_drawn(self.state, seat, card)
         if isinstance(action, CountDrawn) and not self._in_draw_pile(seat, action.card):
             return False
         try:
@@ -286,19 +287,6 @@ class MwmPlay(TableController):
             self.say(card_sentence(e.code, self.name(seat), action), "error")
             return False
         return True
-
-    def _action(self, seat: int, card: CardCode, battle: bool = False) -> CountDrawn | CrateDrawn:
-        """The draw a reading means. A COUNT META card is its own army's (in the draw
-        pile, or with ``battle`` on the battle pile too), unless the code says another
-        army or (Option 2) only another army's card of that number is in the draw pile."""
-        if card.kind == "crate":
-            assert card.face is not None
-            return CrateDrawn(seat, card.face)
-        assert card.number is not None
-        own, zone = (card.army or seat + 1, card.number), self.state.zones[seat]
-        if card.army is not None or own in (*zone.draw, *(zone.battle if battle else ())):
-            return CountDrawn(seat, own)
-        return CountDrawn(seat, next((c for c in zone.draw if c[1] == card.number), own))
 
     def _in_draw_pile(self, seat: int, card: tuple[int, int], at: int | None = None) -> bool:
         """``card`` is in ``seat``'s draw pile (just before history ``at``), or was put
@@ -380,7 +368,7 @@ class MwmPlay(TableController):
         if same:
             return  # the same card, read again
         if not self.paused and (up if card.kind == "count" else crate) is not None:
-            self._correct(seat, self._action(seat, card, battle=True))
+            self._correct(seat, card_drawn(self.state, seat, card, battle=True))
             return
         self.seen[seat, card.kind] = card  # kept until the engine asks (after Next)
         if not self.paused:
