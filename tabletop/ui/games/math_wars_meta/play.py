@@ -176,8 +176,7 @@ class MwmPlay(TableController):
             return []
         kinds, todo = {"up": "count", "crate": "crate"}, self.state.stage.todo
         unseen = [s for s, need in todo if need in kinds and (s, kinds[need]) not in self.seen]
-        wanted = dict.fromkeys(unseen)
-        return [seat for seat in wanted if not self.seats[seat].auto_cards]
+        return [seat for seat in dict.fromkeys(unseen) if not self.seats[seat].auto_cards]
 
     def solving(self) -> list[int]:
         """Seats that still have a solution to give in this stage."""
@@ -225,8 +224,7 @@ class MwmPlay(TableController):
     def _apply(self, action: Action) -> None:
         before = self.state
         for event in self.match.apply(action):
-            text = say(self, event) if event.code in NOTE_CODES else None
-            if text:
+            if event.code in NOTE_CODES and (text := say(self, event)):
                 self.say(text)
         n = self.match.moves
         self._check(before, action, n)
@@ -585,11 +583,10 @@ class MwmPlay(TableController):
                 choices.append((f"award.{leader}", f"Splash: VICTORY! to {self.side_name(leader)}"))
             else:  # MWM-10: while a verdict shows, a splash ends the next hand (or the war)
                 why = "nobody is winning this hand yet"
-                if self.verdict is not None:
-                    war = self.verdict.war
-                    why = (
-                        "a tie, so the Math War decides" if war else "the next hand has no card up"
-                    )
+                if self.verdict is not None and self.verdict.war:
+                    why = "a tie, so the Math War decides"
+                elif self.verdict is not None:
+                    why = "the next hand has no card up"
                 title += f" (no VICTORY! card: {why})"
         return Ask("teacher", title, tuple(choices), columns=2, rows=5)
 
