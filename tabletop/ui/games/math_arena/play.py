@@ -327,12 +327,7 @@ class ArenaPlay(TableController):
     def can_change(self, seat: int) -> bool:
         """A child who is ready may take it back until the reveal (ARENA-3: the device
         acts when it calls Reveal!), with virtual cards their two cards too."""
-        return (
-            self.phase in ("ready", "countdown")
-            and 0 <= seat < self.players
-            and self.ready[seat]
-            and not self.is_bot(seat)
-        )
+        return 0 <= seat < self.players and self.ready[seat] and self.wants_press(seat)
 
     def unready(self, seat: int) -> None:
         """A child's own take-back (no PIN, ``unready.<seat>``): not ready any more, the
@@ -591,11 +586,9 @@ class ArenaPlay(TableController):
                 parts.append(child_message(f"arena.said.pot_out{'_tie' * tie}"))
             elif e.code in NOTED or (e.code == "arena.round_won" and "leftover" in e.text):
                 parts.append(e.text)
-        if self.state.phase == "leftover":
-            self.phase = "leftover"
+        self.phase = "leftover" if self.state.phase == "leftover" else "result"
+        if self.phase == "leftover":
             self.pairs = [[None, None] for _ in range(self.players)]
-        else:
-            self.phase = "result"
         self.sound("star" if self.winners else "round")
         self.verdict = self.names(" ".join(parts))
         self.say(self.verdict)
