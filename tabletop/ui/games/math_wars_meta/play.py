@@ -646,10 +646,9 @@ class MwmPlay(TableController):
         record older than the match (the device stopped between the two writes) is
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
-        self.verdict = last_verdict(self)
         record = self.own(record) or {}
-        if record and not record.get("paused"):
-            self.verdict = None  # it was read
+        read = record and not record.get("paused")  # the verdict on screen was read
+        self.verdict = None if read else last_verdict(self)
         kept = {key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")}
         try:
             self.typed = {
