@@ -477,8 +477,7 @@ class MwmPlay(TableController):
         number pad), otherwise why not (a ``mwm.ui.*`` code). A second press keeps the
         first one's moment. Until every seat is in, the child takes the answer back by
         typing it again (:meth:`type_solution`): the device has not acted on it yet."""
-        code = self.refusal(seat, "solution")
-        if code is not None:
+        if (code := self.refusal(seat, "solution")) is not None:
             return code
         if seat not in self.typed:
             return "pad"

@@ -338,14 +338,10 @@ class MwmTable(TableScene):
             return
         if kind in ("count", "crate"):
             self.message = ""  # a card typed in: a refusal before it is over
-        if kind == "count":
-            self.card(args[0], CardCode("count", number=result))
-        elif kind == "crate":
-            self.card(args[0], CardCode("crate", face=result))
-        elif kind == "solve":
-            self.typed(args[0], result)
-        elif kind == "team":
-            self.typed(args[0], args[1], result)
+            number, face = (result, None) if kind == "count" else (None, result)
+            self.card(args[0], CardCode(kind, number=number, face=face))
+        elif kind in ("solve", "team"):  # the seat, (its own answer,) the value typed
+            self.typed(*args, result)
         elif kind == "ask":  # the teacher's menu (the controller's question)
             self.teacher(result)
         elif kind == "why" and result == "more":
