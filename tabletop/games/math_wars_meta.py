@@ -651,6 +651,22 @@ def team_parts(state: MathWarsMetaState, seat: Seat) -> tuple[int, ...]:
     return tuple(_stage_result(stage, m) for m in state.teammates(seat) if m in stage.revealed)
 
 
+def card_drawn(
+    state: MathWarsMetaState, seat: Seat, card: CardCode, *, battle: bool = False
+) -> CountDrawn | CrateDrawn:
+    """The draw a card shown at ``seat`` means. A COUNT META card is its own army's (in
+    the draw pile, or with ``battle`` on the battle pile too), unless the code says another
+    army or (Option 2) only another army's card of that number is in the draw pile."""
+    if card.kind == "crate":
+        assert card.face is not None
+        return CrateDrawn(seat, card.face)
+    assert card.number is not None
+    own, zone = (card.army or seat + 1, card.number), state.zones[seat]
+    if card.army is not None or own in (*zone.draw, *(zone.battle if battle else ())):
+        return CountDrawn(seat, own)
+    return CountDrawn(seat, next((c for c in zone.draw if c[1] == card.number), own))
+
+
 def cards_conserved(state: MathWarsMetaState) -> bool:
     """Every COUNT META and MATH CRATE card is in exactly one pile (MWM-1)."""
     edition = state.settings.ed
@@ -1728,6 +1744,7 @@ __all__ = [
     "Zone",
     "answer",
     "answer_key",
+    "card_drawn",
     "cards_conserved",
     "check",
     "correct_entry",

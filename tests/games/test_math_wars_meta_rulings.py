@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -24,6 +25,7 @@ from tabletop.games.math_wars_meta import (
     Splash,
     answer,
     answer_key,
+    card_drawn,
     cards_conserved,
     correct_entry,
     count_code,
@@ -249,6 +251,19 @@ def test_mwm5_option_2_reshuffles_spoils_when_paying() -> None:
     assert "mwm.spoils_reshuffle" in t.codes()
     assert len(t.zone(0).spoils) == 1 + 20 and len(t.zone(1).draw) == 24 - 19
     assert not t.zone(1).out and cards_conserved(t.state)
+
+
+def test_mwm5_a_card_shown_without_its_army_is_the_one_its_draw_pile_holds() -> None:
+    """A code naming no army (typed in, or a worn QR code) is the seat's own card; under
+    Option 2, when only another army's card of that number is in the draw pile, that one."""
+    t = Table(pvp(discard_option=2), 2)
+    draw = tuple((1, 7) if c == (2, 7) else c for c in t.zone(1).draw)  # won from seat 1
+    t.state = replace(t.state, zones=(t.zone(0), replace(t.zone(1), draw=draw)))
+    assert (2, 7) not in t.zone(1).draw
+    assert card_drawn(t.state, 1, CardCode("count", number=7)) == CountDrawn(1, (1, 7))
+    assert card_drawn(t.state, 1, CardCode("count", 2, number=7)) == CountDrawn(1, (2, 7))
+    assert card_drawn(t.state, 1, CardCode("count", number=5)) == CountDrawn(1, (2, 5))
+    assert card_drawn(t.state, 0, CardCode("crate", face="x3")) == CrateDrawn(0, "x3")
 
 
 def test_mwm5_option_1_spoils_never_come_back() -> None:

@@ -12,10 +12,10 @@ from hardware.buttons import SeatPressed
 from tabletop.classroom.report_rows import gather
 from tabletop.ui.app import App
 from tabletop.ui.autoplay import Autoplayer
-from tabletop.ui.games.math_arena import HandPicker
 from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Confirm
 from tabletop.ui.scenes.home import HomeScene
+from tabletop.ui.scenes.rules import ChoiceGrid
 from tests.ui.scenery import SIZES, make_app
 
 # Home -> the game's table: the taps, by touch target name
@@ -96,8 +96,10 @@ def test_one_way_press_your_button_has_a_ready_tile_at_the_seat(size: tuple[int,
         assert tile.rect.width >= 2 * tile.rect.height
     auto.tap("ready.0")  # as seat 1's button would: virtual cards, so its hand opens
     picker = app.stack.top
-    assert isinstance(picker, HandPicker) and table.asking == ("pick", 0)
+    assert (
+        isinstance(picker, ChoiceGrid) and picker.prefix == "hand." and table.asking == ("pick", 0)
+    )
     auto.tap("cancel")
     app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
     app.step()
-    assert isinstance(app.stack.top, HandPicker) and table.asking == ("pick", 0)
+    assert app.stack.top.prefix == "hand." and table.asking == ("pick", 0)

@@ -118,8 +118,9 @@ def decides(app: App) -> bool:
     """Seat 1 (a child in every route) is to choose, and can see what from."""
     from tabletop.games.bubbles import any_move
     from tabletop.ui.games.bubbles import BubbleScene
-    from tabletop.ui.games.math_arena import ArenaScene, HandPicker
+    from tabletop.ui.games.math_arena import ArenaScene
     from tabletop.ui.games.mathe_meister.table import TableScene as MMTable
+    from tabletop.ui.scenes.rules import ChoiceGrid
 
     top = app.stack.top
     if isinstance(top, MMTable):  # children write on paper sheets once the dice are out
@@ -130,7 +131,7 @@ def decides(app: App) -> bool:
     if table is None or 0 not in match.pending.seats:
         return False
     if isinstance(table, ArenaScene) and table.play.cards == "virtual":
-        return isinstance(top, HandPicker)  # the hand is hidden until the seat asks for it
+        return isinstance(top, ChoiceGrid) and top.prefix == "hand."  # hidden till asked for
     return top is table
 
 

@@ -31,10 +31,10 @@ from tabletop.ui.games.math_arena import (
     BOT_SECONDS,
     COUNTDOWN,
     ArenaScene,
-    HandPicker,
     run_demo,
 )
 from tabletop.ui.input import CardSeen, CardsSeen
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.numpad import NumPad
@@ -450,8 +450,10 @@ def test_arena_virtual_hand_picker_and_a_bot_that_presses_later() -> None:
     assert len(hand) == 13
     press(app, 0)
     picker = app.stack.top
-    assert isinstance(picker, HandPicker)
+    assert isinstance(picker, ChoiceGrid) and picker.prefix == "hand."
     assert not picker.target("put").enabled
+    auto_tap_disabled(app, picker, "put")  # before two cards are picked: says why, and stays
+    assert app.stack.top is picker and picker.message == child_message("arena.ui.pick_two")
     auto.tap(f"hand.{hand[0]}")
     auto.tap(f"hand.{hand[3]}")
     auto.tap("put")
@@ -627,7 +629,7 @@ def test_arena_screenshots(state, size) -> None:
     app.screenshot(SHOTS / f"{state}_{size[0]}x{size[1]}.png")
     pixels = pygame.surfarray.array3d(app.canvas.subsurface(scene.op_rect))
     red = ((pixels[..., 0] > 150) & (pixels[..., 1] < 80)).mean()
-    op = scene.play.round_operator()
+    op = scene.play.shown.operator
     if op is None:
         assert red == 0
     else:
@@ -911,7 +913,7 @@ def test_math_arena_child_takes_back_by_touch_and_the_ready_tiles_show() -> None
     assert scene.status().startswith("Player 1: Not ready now.")
     assert scene.target("unready.0") is None and scene.target("ready.0") is not None
     auto.tap("ready.0")
-    assert isinstance(app.stack.top, HandPicker)  # the hand again, to pick anew
+    assert app.stack.top.prefix == "hand."  # the hand again, to pick anew
 
 
 def drawn_texts(app, monkeypatch) -> list[tuple[str, int, pygame.Rect]]:
@@ -1099,7 +1101,7 @@ def test_arena_a_press_while_a_hand_is_open_opens_its_own_hand_when_it_closes() 
 
     def put_down(seat: int) -> None:
         picker = app.stack.top
-        assert isinstance(picker, HandPicker) and picker.title.startswith(scene.play.name(seat))
+        assert picker.prefix == "hand." and picker.title.startswith(scene.play.name(seat))
         auto.tap(f"hand.{scene.play.state.hands[seat][0]}")
         auto.tap(f"hand.{scene.play.state.hands[seat][1]}")
         auto.tap("put")

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tabletop.games.math_arena import NUMBER_CARDS
 from tabletop.ui.games.math_arena.play import BOT_SECONDS, BOT_STAGGER, COUNTDOWN, ArenaPlay
 
@@ -502,3 +504,12 @@ def test_arena_five_players_last_two_cards_go_down_without_a_pick() -> None:
     assert play.tick() and play.pairs[0] == list(hand)
     play.score()
     assert play.phase == "result" and play.state.set_number == 2
+
+
+def test_arena_play_refuses_a_table_the_game_is_not_for() -> None:
+    """2 to 5 players (the engine's count, said by it), real or virtual cards."""
+    for seats in (1, 6):
+        with pytest.raises(ValueError, match=f"Math Arena is for 2 to 5 players, not {seats}"):
+            table(seats)
+    with pytest.raises(ValueError, match="cards are 'table' or 'virtual'"):
+        table(2, cards="paper")

@@ -10,7 +10,7 @@ __getattr__ = game_package(
     __name__,
     setup_scene="table",
     resume_scene="table",
-    table=("SETUP", "RULES", "ArenaScene", "HandPicker"),
+    table=("SETUP", "RULES", "ArenaScene"),
     play=("BOT_SECONDS", "COUNTDOWN"),
 )
 

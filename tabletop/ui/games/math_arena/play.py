@@ -39,7 +39,6 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_arena import (
-    DEALS,
     Action,
     Choose,
     MathArena,
@@ -135,9 +134,7 @@ class ArenaPlay(TableController):
         if cards not in ("table", "virtual"):
             raise ValueError(f"cards are 'table' or 'virtual', not {cards!r}")
         self.seats = [(str(name), bool(bot)) for name, bot in seats]
-        n = len(self.seats)
-        if n not in DEALS:
-            raise ValueError(f"Math Arena is for 2 to 5 players, not {n}")
+        n = len(self.seats)  # 2 to 5: the engine says so (BadInput) when it starts
         self.cards = "virtual" if any(bot for _, bot in self.seats) else cards
         self.level, self.seed, self.clock, self.sound = level, seed, clock, sound
         settings = MathArenaSettings(hidden_hands=self.cards == "table")
@@ -187,9 +184,6 @@ class ArenaPlay(TableController):
     def round_label(self) -> tuple[int, int]:
         """(set, round) of the round on screen."""
         return self.shown.set_number, self.shown.round
-
-    def round_operator(self) -> str | None:
-        return self.shown.operator
 
     def name(self, seat: int) -> str:
         return self.called(seat, self.seats[seat][0])
@@ -330,12 +324,7 @@ class ArenaPlay(TableController):
     def can_change(self, seat: int) -> bool:
         """A child who is ready may take it back until the reveal (ARENA-3: the device
         acts when it calls Reveal!), with virtual cards their two cards too."""
-        return (
-            self.phase in ("ready", "countdown")
-            and 0 <= seat < self.players
-            and self.ready[seat]
-            and not self.is_bot(seat)
-        )
+        return 0 <= seat < self.players and self.ready[seat] and self.wants_press(seat)
 
     def unready(self, seat: int) -> None:
         """A child's own take-back (no PIN, ``unready.<seat>``): not ready any more, the
@@ -469,7 +458,7 @@ class ArenaPlay(TableController):
         self.pairs[seat][slot] = card
         marked = bool(self.bad)
         self.bad.discard((seat, slot))
-        if marked and self.complete():
+        if marked and not self.missing():
             wrong = self.checked()
             if not isinstance(wrong, WrongCards):
                 self.bad = set()
@@ -549,10 +538,6 @@ class ArenaPlay(TableController):
         shown = 1 if self.phase == "leftover" else 2
         return [s for s in sorted(self.match.pending.seats) if None in self.pairs[s][:shown]]
 
-    def complete(self) -> bool:
-        """Every card the engine needs is shown."""
-        return not self.missing()
-
     def score(self) -> None:
         """Hand the cards shown to the engine; show its ruling, or mark what it refused."""
         if self.phase not in ("reveal", "leftover"):
@@ -598,11 +583,9 @@ class ArenaPlay(TableController):
                 parts.append(child_message(f"arena.said.pot_out{'_tie' * tie}"))
             elif e.code in NOTED or (e.code == "arena.round_won" and "leftover" in e.text):
                 parts.append(e.text)
-        if self.state.phase == "leftover":
-            self.phase = "leftover"
+        self.phase = "leftover" if self.state.phase == "leftover" else "result"
+        if self.phase == "leftover":
             self.pairs = [[None, None] for _ in range(self.players)]
-        else:
-            self.phase = "result"
         self.sound("star" if self.winners else "round")
         self.verdict = self.names(" ".join(parts))
         self.say(self.verdict)
@@ -633,7 +616,7 @@ class ArenaPlay(TableController):
             step = "waiting" if any(self.ready) else "pick" if self.cards == "virtual" else "ready"
         elif self.phase == "leftover" and (missing := self.missing()):
             step, seats = "leftover", missing
-        elif self.phase == "reveal" and not self.complete():
+        elif self.phase == "reveal" and self.missing():
             step = "face_up"
         elif seats := [s for s in range(self.players) if self.can_say(s)]:
             step = "say_value"

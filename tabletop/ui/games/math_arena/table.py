@@ -6,8 +6,8 @@ Touch targets: ``seat.<i>`` and ``ready.<i>`` (the seat button), ``card.<i>.<0|1
 card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
 ``operator`` (the empty operator card, tap it in), ``deal``, ``score``, ``next``,
 ``unready.<i>`` ("Change": a ready child takes it back before the reveal), ``undo``
-(behind the teacher's PIN), ``rules``, ``leave``; the hand picker's
-``hand.<CARD>``, ``put``, ``cancel``.
+(behind the teacher's PIN), ``rules``, ``leave``; the hand picker's (a
+:class:`ChoiceGrid`) ``hand.<CARD>``, ``put``, ``cancel``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_arena.play import GAME, ArenaPlay, log
 from tabletop.ui.messages import child_message
-from tabletop.ui.results import GameResults, Outcome, outcome_of, told_apart
+from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import LABEL, GameSave, game_seed, one_write, seats_of
 from tabletop.ui.scenes import form
 from tabletop.ui.scenes.common import Confirm
@@ -132,34 +132,6 @@ def seat_text(painter: Painter, height: int) -> tuple[int, int, int]:
     return size, count, m.u(pad)
 
 
-class HandPicker(ChoiceGrid):
-    """A seat's virtual hand: tap two cards, then "Put down"; pops with the pair or None."""
-
-    def __init__(self, ctx: Context, title: str, hand: Sequence[str], goal_text: str) -> None:
-        cards, rows = [(card, card_label(card)) for card in hand], max(1, -(-len(hand) // 7))
-        super().__init__(
-            ctx,
-            title,
-            cards,
-            columns=7,
-            rows=rows,
-            prefix="hand.",
-            pick=2,
-            text=goal_text,
-            done=("put", "Put down"),
-            face=draw_card,
-            cell=96,
-        )
-
-    def refuse(self, name: str) -> None:
-        """Put down tapped before two cards are picked: says so (a card that is off: why)."""
-        if name != "put":
-            super().refuse(name)
-            return
-        self.ctx.sounds.play("wrong")
-        self.message = child_message("arena.ui.pick_two")
-
-
 class ArenaScene(TableScene):
     """One game of Math Arena at the device (the round: :mod:`.play`)."""
 
@@ -249,12 +221,24 @@ class ArenaScene(TableScene):
     # -- input --------------------------------------------------------------------------------
 
     def seat_pressed(self, seat: int, at: float) -> None:
+        """Virtual cards: the seat's hand, to tap two of them and then "Put down"."""
         play = self.play
         if play.press(seat, at):
-            op = play.state.operator or ""
+            op, hand = play.state.operator or "", play.state.hands[seat]
             title = f"{play.name(seat)}: pick two cards (others look away!)"
-            aim = f"{operator_name(op, title=True)}: {goal_words(op)}"
-            self.ask(("pick", seat), HandPicker(self.ctx, title, play.state.hands[seat], aim))
+            picker = self.card_grid(
+                title,
+                hand,
+                7,
+                max(1, -(-len(hand) // 7)),
+                prefix="hand.",
+                pick=2,
+                text=f"{operator_name(op, title=True)}: {goal_words(op)}",
+                done=("put", "Put down"),
+                off={"put": child_message("arena.ui.pick_two")},  # tapped before two: why
+                cell=96,
+            )
+            self.ask(("pick", seat), picker)
 
     def press(self, name: str) -> None:
         play, kind, _, arg = self.play, *name.partition(".")
@@ -281,11 +265,13 @@ class ArenaScene(TableScene):
         elif name in ("leave", "rules", "teacher", "undo"):
             super().press(name)
 
-    def card_grid(self, title: str, cards: Sequence[str], columns: int, rows: int) -> Scene:
+    def card_grid(
+        self, title: str, cards: Sequence[str], columns: int, rows: int, **kw: Any
+    ) -> ChoiceGrid:
         """A picker of ``cards``, drawn as cards (red ones red): the operator card, a card
-        shown."""
+        shown, a virtual hand (``kw``: more of the :class:`ChoiceGrid`'s options)."""
         labels = [(card, card_label(card)) for card in cards]
-        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows, face=draw_card)
+        return ChoiceGrid(self.ctx, title, labels, columns=columns, rows=rows, face=draw_card, **kw)
 
     def explain(self, name: str) -> None:
         """A disabled target (a row's value, Who wins?, undo): refused with the reason."""
@@ -331,16 +317,6 @@ class ArenaScene(TableScene):
             lines.append(f"{and_joined([shown[s] for s in t.winners])} won the tournament!")
         score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
         return outcome_of(result, names, score=score, reason=reason, lines=lines)
-
-    def show_results(self) -> None:
-        winners = sorted(self.play.standings().winners)
-        results = GameResults(
-            self.ctx,
-            told_apart(self.outcome(), self.shown),
-            again=self.again,
-            on_enter=lambda: self.ctx.lamps.light_only(winners),
-        )
-        self.stack.replace(results)
 
     def next_game(self) -> Scene:
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
@@ -401,7 +377,7 @@ class ArenaScene(TableScene):
         elif play.phase == "result":
             b.append(Button("next", action, "See the results" if play.finished else "Next round"))
         else:
-            ok = play.phase in ("reveal", "leftover") and play.complete()
+            ok = play.phase in ("reveal", "leftover") and not play.missing()
             b.append(Button("score", action, "Who wins?", enabled=ok))
         self.buttons = b
 
@@ -413,7 +389,7 @@ class ArenaScene(TableScene):
         (set_no, round_no), deal = play.round_label, st.deal
         label = f"Set {set_no} of {deal.sets} \u00b7 Round {round_no} of {deal.rounds}"
         painter.text(surface, label, (m.u(16), m.u(62)), m.small, p.muted, bold=True)
-        op, rect = play.round_operator(), self.op_rect
+        op, rect = play.shown.operator, self.op_rect
         draw_card(painter, surface, rect, op, face="up" if op else "empty", big=True)
         under = (rect.centerx, rect.bottom + m.u(6))
         if op is None:
@@ -463,7 +439,10 @@ class ArenaScene(TableScene):
         count_rect = painter.text(
             surface, count, at, count_size, p.muted, bold=True, anchor="bottomleft"
         )
-        self.draw_led(surface, seat, (row.left + m.u(176), count_rect.centery))
+        led = (row.left + m.u(176), count_rect.centery)  # lit while the seat's button is
+        if seat in play.lit():
+            pygame.draw.circle(surface, p.selected, led, m.u(9))
+        pygame.draw.circle(surface, p.line, led, m.u(9), 2)
         tile = self.target(f"ready.{seat}")
         if tile is not None:  # I'm ready! (lit once the seat pressed, like its LED)
             painter.ready_tile(surface, tile.rect, seat, bool(play.ready[seat]))
@@ -476,17 +455,9 @@ class ArenaScene(TableScene):
         words.centery = row.centery
         painter.paragraph(surface, text, words, size, getattr(p, tone), bold=bold)
 
-    def draw_led(self, surface: pygame.Surface, seat: int, centre: tuple[int, int]) -> None:
-        """The seat's LED, lit while its button is."""
-        p, r = self.ctx.painter.p, self.m.u(9)
-        if seat in self.play.lit():
-            pygame.draw.circle(surface, p.selected, centre, r)
-        pygame.draw.circle(surface, p.line, centre, r, 2)
-
     def draw_slot(self, surface: pygame.Surface, b: Button) -> None:
         play, painter, rect = self.play, self.ctx.painter, b.rect.inflate(0, -self.m.u(8))
-        _, seat_text, slot_text = b.name.split(".")
-        seat, slot = int(seat_text), int(slot_text)
+        seat, slot = (int(x) for x in b.name.split(".")[1:])
         if play.phase in ("ready", "countdown"):
             if play.ready[seat]:
                 draw_card(painter, surface, rect, None, face="down")
@@ -584,4 +555,4 @@ def setup_scene(ctx: Context) -> Scene:
     return FormScene(ctx, SETUP)
 
 
-__all__ = ["RULES", "SETUP", "ArenaScene", "HandPicker", "draw_card", "resume_scene", "setup_scene"]
+__all__ = ["RULES", "SETUP", "ArenaScene", "draw_card", "resume_scene", "setup_scene"]

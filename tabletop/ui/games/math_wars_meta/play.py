@@ -47,6 +47,7 @@ from tabletop.games.math_wars_meta import (
     MathWarsMetaState,
     Splash,
     Stage,
+    card_drawn,
     correct_entry,
     pending_card,
     splash_leader,
@@ -175,8 +176,7 @@ class MwmPlay(TableController):
             return []
         kinds, todo = {"up": "count", "crate": "crate"}, self.state.stage.todo
         unseen = [s for s, need in todo if need in kinds and (s, kinds[need]) not in self.seen]
-        wanted = dict.fromkeys(unseen)
-        return [seat for seat in wanted if not self.seats[seat].auto_cards]
+        return [seat for seat in dict.fromkeys(unseen) if not self.seats[seat].auto_cards]
 
     def solving(self) -> list[int]:
         """Seats that still have a solution to give in this stage."""
@@ -224,8 +224,7 @@ class MwmPlay(TableController):
     def _apply(self, action: Action) -> None:
         before = self.state
         for event in self.match.apply(action):
-            text = say(self, event) if event.code in NOTE_CODES else None
-            if text:
+            if event.code in NOTE_CODES and (text := say(self, event)):
                 self.say(text)
         n = self.match.moves
         self._check(before, action, n)
@@ -276,7 +275,7 @@ class MwmPlay(TableController):
         card = self.seen.pop((seat, "count" if kind == "up" else "crate"), None)
         if card is None:
             return False
-        action = self._action(seat, card)
+        action = card_drawn(self.state, seat, card)
         if isinstance(action, CountDrawn) and not self._in_draw_pile(seat, action.card):
             return False
         try:
@@ -286,19 +285,6 @@ class MwmPlay(TableController):
             self.say(card_sentence(e.code, self.name(seat), action), "error")
             return False
         return True
-
-    def _action(self, seat: int, card: CardCode, battle: bool = False) -> CountDrawn | CrateDrawn:
-        """The draw a reading means. A COUNT META card is its own army's (in the draw
-        pile, or with ``battle`` on the battle pile too), unless the code says another
-        army or (Option 2) only another army's card of that number is in the draw pile."""
-        if card.kind == "crate":
-            assert card.face is not None
-            return CrateDrawn(seat, card.face)
-        assert card.number is not None
-        own, zone = (card.army or seat + 1, card.number), self.state.zones[seat]
-        if card.army is not None or own in (*zone.draw, *(zone.battle if battle else ())):
-            return CountDrawn(seat, own)
-        return CountDrawn(seat, next((c for c in zone.draw if c[1] == card.number), own))
 
     def _in_draw_pile(self, seat: int, card: tuple[int, int], at: int | None = None) -> bool:
         """``card`` is in ``seat``'s draw pile (just before history ``at``), or was put
@@ -380,7 +366,7 @@ class MwmPlay(TableController):
         if same:
             return  # the same card, read again
         if not self.paused and (up if card.kind == "count" else crate) is not None:
-            self._correct(seat, self._action(seat, card, battle=True))
+            self._correct(seat, card_drawn(self.state, seat, card, battle=True))
             return
         self.seen[seat, card.kind] = card  # kept until the engine asks (after Next)
         if not self.paused:
@@ -491,8 +477,7 @@ class MwmPlay(TableController):
         number pad), otherwise why not (a ``mwm.ui.*`` code). A second press keeps the
         first one's moment. Until every seat is in, the child takes the answer back by
         typing it again (:meth:`type_solution`): the device has not acted on it yet."""
-        code = self.refusal(seat, "solution")
-        if code is not None:
+        if (code := self.refusal(seat, "solution")) is not None:
             return code
         if seat not in self.typed:
             return "pad"
@@ -597,11 +582,10 @@ class MwmPlay(TableController):
                 choices.append((f"award.{leader}", f"Splash: VICTORY! to {self.side_name(leader)}"))
             else:  # MWM-10: while a verdict shows, a splash ends the next hand (or the war)
                 why = "nobody is winning this hand yet"
-                if self.verdict is not None:
-                    war = self.verdict.war
-                    why = (
-                        "a tie, so the Math War decides" if war else "the next hand has no card up"
-                    )
+                if self.verdict is not None and self.verdict.war:
+                    why = "a tie, so the Math War decides"
+                elif self.verdict is not None:
+                    why = "the next hand has no card up"
                 title += f" (no VICTORY! card: {why})"
         return Ask("teacher", title, tuple(choices), columns=2, rows=5)
 
@@ -661,10 +645,9 @@ class MwmPlay(TableController):
         record older than the match (the device stopped between the two writes) is
         dropped; the verdict of the last hand shows again if nothing came after it but
         the device's payments."""
-        self.verdict = last_verdict(self)
         record = self.own(record) or {}
-        if record and not record.get("paused"):
-            self.verdict = None  # it was read
+        read = record and not record.get("paused")  # the verdict on screen was read
+        self.verdict = None if read else last_verdict(self)
         kept = {key: dict(record.get(key) or {}) for key in ("typed", "ready", "count", "crate")}
         try:
             self.typed = {

@@ -38,23 +38,15 @@ from tabletop.ui.scenes.form import (
 from tabletop.ui.scenes.rules import RulesPage, RulesScene, load_rules
 
 
-def pages(edition: str = "MWM25") -> list[RulesPage]:
+def pages(edition: str = "MWM25") -> tuple[RulesPage, ...]:
     """The rules in plain words with the rule book's worked examples (MWM-1..MWM-8) for
     ``edition``, its numbers from the engine's edition data."""
-    ed = EDITIONS[edition]
-    victories = {name: e.victory_cards for name, e in EDITIONS.items()}
-    return list(
-        load_rules(
-            "math_wars_meta",
-            edition=edition,
-            victory_cards=ed.victory_cards,
-            top=ed.count_numbers[-1],
-            victories=victories,
-        )
-    )
+    ed, victories = EDITIONS[edition], {name: e.victory_cards for name, e in EDITIONS.items()}
+    facts = {"edition": edition, "victory_cards": ed.victory_cards, "top": ed.count_numbers[-1]}
+    return load_rules("math_wars_meta", **facts, victories=victories)
 
 
-def rules_scene(ctx: Context, edition: str = "MWM25") -> RulesScene:
+def rules_scene(ctx: Context, edition: str) -> RulesScene:
     return RulesScene(ctx, "Math Wars Meta: the rules", pages(edition))
 
 
@@ -72,18 +64,14 @@ class Choices:
     who: list[str] = field(default_factory=lambda: ["real"] * 8)
 
     def settings(self) -> MathWarsMetaSettings:
-        teams: tuple[tuple[int, ...], ...] = ()
-        if self.mode == "teams":
-            size = self.team_size
-            teams = tuple(tuple(range(t * size, (t + 1) * size)) for t in range(self.teams))
+        size, teams = self.team_size, self.teams if self.mode == "teams" else 0
+        lms = self.last_man_standing and self.mode == "teams" and self.discard_option == 2
         return MathWarsMetaSettings(
             self.edition,
             self.mode,  # type: ignore[arg-type]
-            teams,
+            tuple(tuple(range(t * size, (t + 1) * size)) for t in range(teams)),
             discard_option=1 if self.mode == "solo" else self.discard_option,
-            last_man_standing=self.last_man_standing
-            and self.mode == "teams"
-            and self.discard_option == 2,
+            last_man_standing=lms,
         )
 
     def seat_configs(self, names: Sequence[str] | None = None) -> list[SeatConfig]:
@@ -176,7 +164,7 @@ def _check(values: FormValues) -> str | None:
     if choices.mode == "teams":
         fmt = TEAM_FORMATS[choices.team_size]
         counts = [fmt.size * t for t in fmt.teams]
-        if n not in counts or n % fmt.size:
+        if n not in counts:
             need = and_joined([str(c) for c in counts], "or")
             return child_message("setup.mwm.team_size", teams=fmt.name, need=need)
     try:
@@ -198,7 +186,7 @@ SETUP = FormSpec(
     game="math-wars-meta",
     title="Math Wars Meta",
     subtitle="Turn up your cards, do the math: the highest answer wins the hand.",
-    rules=tuple(pages()),
+    rules=pages(),
     start=_start,
     seats=Seats(1, 8, (CHILD, CHILD) + (EMPTY,) * 6, levels=(("bot", "normal"),), level="bot"),
     cards=Cards(with_bot=None),

@@ -156,9 +156,9 @@ class MwmTable(TableScene):
 
     def score_card_buttons(self, top: int, bottom: int) -> list[Button]:
         """The panels between ``top`` and ``bottom``, and each seat's touch targets."""
-        m, n = self.m, len(self.play.seats)
+        m, n, painter = self.m, len(self.play.seats), self.ctx.painter
         margin, gap = m.u(12), m.u(8)
-        cols = 1 if n == 1 else 2 if n >= 7 else 3 if n >= 5 else n
+        cols = 2 if n >= 7 else 3 if n >= 5 else n
         rows = -(-n // cols)
         area = pygame.Rect(margin, top, m.width - 2 * margin, bottom - top)
         if n == 1:  # one Score Card: not wider than 520, in the middle
@@ -168,7 +168,6 @@ class MwmTable(TableScene):
         # left of its rows, not on each seat's chip (where it left the name "Play…")
         teams = self.play.settings.teams if n >= 7 else ()
         tags = (f"T{len(teams)}", f"\u2605{self.play.settings.ed.victory_cards}")
-        painter = self.ctx.painter
         band = max(painter.fonts.width(t, painter.least, True) for t in tags) + m.u(10)
         self.lent = (band + gap) // 2 if teams else 0  # from each chip: the cards keep theirs
         area.left, area.width = area.left + 2 * self.lent, area.width - 2 * self.lent
@@ -235,15 +234,11 @@ class MwmTable(TableScene):
             self.feet.append(last.clip(chip) if twin == "ready" else last)
         else:
             self.feet.append(pygame.Rect(r.left, r.bottom - foot, r.width, m.u(20)))
-        out = [
-            Button(f"{twin}.{seat}", chip, self.play.name(seat), kind=twin),
-            Button(f"count.{seat}", count, "", kind="count"),
-            Button(f"crate.{seat}", crate, "", kind="crate"),
+        targets = {"count": count, "crate": crate, "ready": ready, "solve": solve}  # in order
+        out = [Button(f"{twin}.{seat}", chip, self.play.name(seat), kind=twin)]
+        return out + [
+            Button(f"{k}.{seat}", t, "", kind=k) for k, t in targets.items() if t is not None
         ]
-        if ready is not None:
-            out.append(Button(f"ready.{seat}", ready, "", kind="ready"))
-        out.append(Button(f"solve.{seat}", solve, "", kind="solve"))
-        return out
 
     def cards_of(self, seat: int) -> pygame.Rect:
         """Where ``seat``'s two cards are on screen (a number pad stays off them)."""
@@ -321,8 +316,7 @@ class MwmTable(TableScene):
 
     def ask_pad(self, asking: tuple[Any, ...], what: str, **kw: Any) -> None:
         """The number pad for seat ``asking[1]``'s ``what``, beside the cards it is about."""
-        seat = asking[1]
-        title = f"{self.play.name(seat)}: {what}"
+        seat, title = asking[1], f"{self.play.name(asking[1])}: {what}"
         beside, band = (
             self.team_cards(seat) if asking[0] == "team" else (self.cards_of(seat), False)
         )
@@ -344,14 +338,10 @@ class MwmTable(TableScene):
             return
         if kind in ("count", "crate"):
             self.message = ""  # a card typed in: a refusal before it is over
-        if kind == "count":
-            self.card(args[0], CardCode("count", number=result))
-        elif kind == "crate":
-            self.card(args[0], CardCode("crate", face=result))
-        elif kind == "solve":
-            self.typed(args[0], result)
-        elif kind == "team":
-            self.typed(args[0], args[1], result)
+            number, face = (result, None) if kind == "count" else (None, result)
+            self.card(args[0], CardCode(kind, number=number, face=face))
+        elif kind in ("solve", "team"):  # the seat, (its own answer,) the value typed
+            self.typed(*args, result)
         elif kind == "ask":  # the teacher's menu (the controller's question)
             self.teacher(result)
         elif kind == "why" and result == "more":
@@ -372,8 +362,7 @@ class MwmTable(TableScene):
             self.message = f"{play.name(seat)}: now press your seat button, or tap I'm ready!"
 
     def seat_pressed(self, seat: int, at: float) -> None:
-        play = self.play
-        before = play.verdict
+        play, before = self.play, self.play.verdict
         # the press's time in seconds of play (the journal's clock, which carries on
         # after a restart), not the app's clock
         outcome = play.press(seat, self.save.elapsed() - max(0.0, self.ctx.clock() - at))
@@ -472,8 +461,7 @@ class MwmTable(TableScene):
         return f"Round {verdict.round} \u00b7 Hand {verdict.hand}{highest}{war}"
 
     def draw_panel(self, surface: pygame.Surface, seat: int, r: pygame.Rect) -> None:
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        play = self.play
+        painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
         zone, out = play.state.zones[seat], self.out(seat)
         active = seat in play.table_stage.seats and not out
         lit = seat in play.ready
@@ -586,8 +574,7 @@ class MwmTable(TableScene):
         self, surface: pygame.Surface, rect: pygame.Rect, seat: int, number: int | None,
         crate: str | None,
     ) -> None:  # fmt: skip
-        painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        play = self.play
+        painter, m, p, play = self.ctx.painter, self.m, self.ctx.painter.p, self.play
         verdict = play.verdict
         answered = seat in play.ready or seat in play.entries  # a bot's: never its answer
         solving = seat in play.solving() or answered
