@@ -604,7 +604,8 @@ class MecsPlay(TableController):
 
     def seat_pressed(self, seat: int) -> None:
         """A seat's button: the refill seat says it draws now (not a bot's: it draws by
-        itself), the active seat ends its turn once it put cards down."""
+        itself), the active seat ends its turn when it may (MECS-4: cards put down, or none
+        left to put)."""
         if not 0 <= seat < len(self.seats):
             return
         state = self.state
@@ -614,7 +615,7 @@ class MecsPlay(TableController):
         elif refill:
             self.refill_seat = seat
             self.say(child_message("mecs.said.which_stack", name=self.name(seat)))
-        elif state.phase == "planted" and seat == state.active:
+        elif seat == state.active and may_end_turn(state):
             self.perform(EndTurn(seat))
         elif state.phase in ("plant", "planted") and seat == state.active:
             self.wrong_phase("plant_first")
