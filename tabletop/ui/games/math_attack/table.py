@@ -31,13 +31,7 @@ from tabletop.games.math_attack import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.math_attack.play import (
-    BOT_SECONDS,
-    GAME,
-    AttackPlay,
-    face,
-    num,
-)
+from tabletop.ui.games.math_attack.play import BOT_SECONDS, GAME, AttackPlay, face, num
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed, seat_infos

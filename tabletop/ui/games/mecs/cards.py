@@ -244,11 +244,4 @@ class CardPageScene(Scene):
         painter.text(surface, page.names["zh_pinyin"], (x, y - m.u(2)), size - m.u(4), p.ink)
 
 
-__all__ = [
-    "CardPage",
-    "CardPageScene",
-    "button_row",
-    "card_pages",
-    "colour_of",
-    "draw_card",
-]
+__all__ = ["CardPage", "CardPageScene", "button_row", "card_pages", "colour_of", "draw_card"]

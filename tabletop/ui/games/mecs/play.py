@@ -759,12 +759,4 @@ class MecsPlay(TableController):
         self.refill_seat = refill if isinstance(refill, int) else None
 
 
-__all__ = [
-    "BOT_SECONDS",
-    "GAME",
-    "LABEL",
-    "Banner",
-    "MecsPlay",
-    "coin_words",
-    "seat_infos",
-]
+__all__ = ["BOT_SECONDS", "GAME", "LABEL", "Banner", "MecsPlay", "coin_words", "seat_infos"]
