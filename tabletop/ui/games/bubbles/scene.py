@@ -62,11 +62,9 @@ class BubbleScene(TableScene):
         super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))
         settings = BubbleSettings(seconds=seconds)
         self.play = BubblePlay(settings, ctx.rng.random(), ctx.clock, ctx.sounds.play)
-        self.seconds = seconds
+        self.seconds, self.field, self.scale = seconds, pygame.Rect(0, 0, 1, 1), 1.0
         self.player: str | None = None
         self.place: int | None = None
-        self.field = pygame.Rect(0, 0, 1, 1)
-        self.scale = 1.0
 
     @property
     def match(self) -> Any:

@@ -142,9 +142,7 @@ class MecsPlay(TableController):
         sound: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.seats = seat_infos(seats)
-        self.settings = settings
-        self.seed = seed
-        self.bot_driver = bot_driver
+        self.settings, self.seed, self.bot_driver = settings, seed, bot_driver
         self.match: Match[MecsSettings, MecsState, Action] = match or Match(
             GAME, settings, len(self.seats), seed=seed
         )
