@@ -314,6 +314,19 @@ def plants(seat: int) -> Callable[[MecsPlay], bool]:
     return lambda play: play.state.active == seat and play.state.phase == "plant"
 
 
+def test_mecs_play_a_seat_button_ends_a_turn_with_no_card_left_to_put_down_mecs4() -> None:
+    """MECS-4: a child with no card left in hand may end the turn without putting one
+    down; the seat's button asks the engine (:func:`may_end_turn`), as "End my turn"
+    does, and does not say "put down 1 or 2 cards" from the phase."""
+    from tests.games.test_mecs_support import table
+
+    play = MecsPlay(seat_infos(NAMES), MecsSettings(), 4)
+    play.match.initial = table(["", "5 6 7 8 9"])  # Ann's turn to put cards down: none left
+    play.seat_pressed(0)
+    assert play.match.history == (EndTurn(0),) and play.tone != "error"
+    assert play.message == "Ann has no card left to put down, so the turn ends."
+
+
 def test_mecs_play_a_child_cannot_end_or_trade_for_a_bot() -> None:
     """While a bot (moved by the device) has its turn, End my turn and Trade say whose
     turn it is and do nothing."""

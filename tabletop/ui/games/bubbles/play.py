@@ -75,9 +75,7 @@ class BubblePlay(TableController):
     def advance(self, now: float) -> bool:
         """Step the model up to ``now`` (saying the reason of a new target the field
         forced): whether anything moved."""
-        if self.last is None:
-            self.last = now
-        self.spare += max(0.0, now - self.last)
+        self.spare += 0.0 if self.last is None else max(0.0, now - self.last)
         self.last = now
         steps = int(self.spare / DT + 1e-9)
         self.spare -= steps * DT

@@ -62,11 +62,9 @@ class BubbleScene(TableScene):
         super().__init__(ctx, None, again=lambda: BubbleScene(ctx, seconds=seconds))
         settings = BubbleSettings(seconds=seconds)
         self.play = BubblePlay(settings, ctx.rng.random(), ctx.clock, ctx.sounds.play)
-        self.seconds = seconds
+        self.seconds, self.field, self.scale = seconds, pygame.Rect(0, 0, 1, 1), 1.0
         self.player: str | None = None
         self.place: int | None = None
-        self.field = pygame.Rect(0, 0, 1, 1)
-        self.scale = 1.0
 
     @property
     def match(self) -> Any:
@@ -79,9 +77,7 @@ class BubbleScene(TableScene):
     # -- layout and coordinates -----------------------------------------------------------------
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        bar = m.u(58)
+        m, (W, H), bar = metrics, metrics.size, metrics.u(58)
         line = int(self.ctx.fonts.font(m.text).get_linesize())
         self.message_rect = pygame.Rect(
             m.u(8), H - 2 * line - m.u(12), W - m.u(16), 2 * line + m.u(8)
@@ -183,13 +179,8 @@ class BubbleScene(TableScene):
         misses = len(game.pops) - len(hits)
         lines = [f"Hits: {len(hits)}", ", ".join(hits)] if hits else ["No hits this time."]
         lines.append(f"Misses: {misses}")
-        return Outcome(
-            f"Time is up! {who}: {points}",
-            board,
-            [Standing(0, who, 1, points)],
-            f"winner: {who}",
-            lines,
-        )
+        title = f"Time is up! {who}: {points}"
+        return Outcome(title, board, [Standing(0, who, 1, points)], f"winner: {who}", lines)
 
     def results_aside(self) -> Any:
         return lambda surface, rect: draw_board(self.ctx, surface, rect, self.seconds)
@@ -201,12 +192,13 @@ class BubbleScene(TableScene):
         game = self.play.game
         surface.fill(p.background)
         # top bar: score, time, target
-        score = f"Score {game.score}"
+        score, left = f"Score {game.score}", math.ceil(game.time_left - 1e-9)
+        clock, late = f"{left // 60}:{left % 60:02d}", game.time_left <= 10
         score_w = painter.fonts.width(score, m.title, True)
         target_x = m.u(64) + score_w + painter.fonts.width("0:00", m.title, True)
         for text, x, colour in (
             (score, m.u(14), p.ink),
-            (self.time_text(), m.u(40) + score_w, p.bad if game.time_left <= 10 else p.ink),
+            (clock, m.u(40) + score_w, p.bad if late else p.ink),
             (f"Target {game.target}", target_x + m.u(10), p.good),
         ):
             width = self.buttons[2].rect.left - x - m.u(10)
@@ -228,17 +220,10 @@ class BubbleScene(TableScene):
         colour = {"error": p.bad, "good": p.good}.get(self.play.tone, p.ink)
         self.draw_status(surface, self.message_rect, colour=colour)
 
-    def time_text(self) -> str:
-        left = math.ceil(self.play.game.time_left - 1e-9)
-        return f"{left // 60}:{left % 60:02d}"
-
     def draw_bubble(self, surface: pygame.Surface, b: Bubble) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
-        rect = self.bubble_rect(b)
-        r = rect.width // 2
-        fill = RED if b.kind == "number" else BLUE
-        if b.held:
-            r = round(r * 1.12)
+        rect, fill = self.bubble_rect(b), RED if b.kind == "number" else BLUE
+        r = round(rect.width // 2 * 1.12) if b.held else rect.width // 2  # held: lifted up
         pygame.draw.circle(surface, fill, rect.center, r)
         # a light rim makes a bubble of it
         pygame.draw.circle(surface, (255, 255, 255), rect.center, r, max(2, r // 14))

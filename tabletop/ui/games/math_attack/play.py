@@ -236,19 +236,15 @@ class AttackPlay(TableController):
         where the engine's reasons would not fit the instruction line, clearer where it says
         too little: "plays =", the = card); the engine's where the table has none. The log
         keeps the engine's."""
-        if event.code == "atk.blocked" and isinstance(action, Play):
-            short = child_message("atk.said.blocked", seat=action.seat + 1, line=action.line + 1)
-        elif event.code == "atk.passed" and isinstance(action, Pass) and action.shown:
-            short = child_message("atk.said.passed", seat=action.seat + 1)
-        elif event.code == "atk.end" and isinstance(action, Play):  # "plays =" says little
-            own = "_own" * (action.line == action.seat)
-            short = child_message(f"atk.said.end{own}", seat=action.seat + 1, line=action.line + 1)
-        elif event.code in PLAYED and isinstance(action, Play):  # what the card did
-            own = "_own" * (action.line == action.seat)
-            facts = {**event.data, "card": action.card, "seat": action.seat + 1}
-            facts["line"] = action.line + 1
+        code, seat = event.code, action.seat + 1
+        if code == "atk.passed" and isinstance(action, Pass) and action.shown:
+            short = child_message("atk.said.passed", seat=seat)
+        elif code in ("atk.blocked", "atk.end", *PLAYED) and isinstance(action, Play):
+            # what the card did ("plays =" says little); a block is said one way
+            own = "_own" * (action.line == action.seat and code != "atk.blocked")
+            facts = {**event.data, "card": action.card, "seat": seat, "line": action.line + 1}
             names = {k: card_name(facts[k]) for k in ("card", "target") if k in facts}
-            key = f"atk.said.{event.code[4:]}{'_by' * ('shift' in facts)}{own}"
+            key = f"atk.said.{code[4:]}{'_by' * ('shift' in facts)}{own}"
             short = child_message(key, facts, **names)
         else:
             return event.text
@@ -306,20 +302,18 @@ class AttackPlay(TableController):
         cards the device cannot see the hand: when a hand that cannot be played is one
         the seat may hold (two cancels), the child says so."""
         seat = self.state.turn
+        legal = GAME.legal_actions(self.state, seat)
         if self.is_bot(seat):
             self.refuse("atk.ui.bot_turn")
-            return None
-        legal = GAME.legal_actions(self.state, seat)
-        if (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is not None:
+        elif (pass_ := next((a for a in legal if isinstance(a, Pass)), None)) is not None:
             self.perform(pass_)
-            return None
-        hands = GAME.showable_hands(self.state, seat) if not self.virtual else []
-        if not hands:
+        elif not self.virtual and (hands := GAME.showable_hands(self.state, seat)):
+            shown = tuple((",".join(hand), " and ".join(map(label, hand))) for hand in hands)
+            title = child_message("atk.ask.show", name=self.name(seat))
+            return Ask("show", title, (*shown, ("no", "No")), len(shown) + 1, given=(seat,))
+        else:
             self.refuse("atk.must_play", detail=f"seat {seat + 1} may not pass")
-            return None
-        shown = tuple((",".join(hand), " and ".join(map(label, hand))) for hand in hands)
-        title = child_message("atk.ask.show", name=self.name(seat))
-        return Ask("show", title, (*shown, ("no", "No")), columns=len(shown) + 1, given=(seat,))
+        return None
 
     def bot_due(self) -> bool:
         return self.is_bot(self.state.turn) and self.state.phase == "play"

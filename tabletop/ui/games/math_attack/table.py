@@ -31,13 +31,7 @@ from tabletop.games.math_attack import (
 )
 from tabletop.store import SeatInfo
 from tabletop.ui.app import Context, Scene
-from tabletop.ui.games.math_attack.play import (
-    BOT_SECONDS,
-    GAME,
-    AttackPlay,
-    face,
-    num,
-)
+from tabletop.ui.games.math_attack.play import BOT_SECONDS, GAME, AttackPlay, face, num
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave, game_seed, seat_infos
@@ -77,10 +71,8 @@ def draw_card(
     prints.append(Print(big, size, h // 2 - (h // 9 if caption else 0)))
     rings = {"ghost": (p.bad, 4), "selected": (p.selected, 5)}
     ring = (rings[mark][0], painter.m.u(rings[mark][1])) if mark in rings else None
-    edge, width = ink, max(2, rect.width // 18)
-    painter.card(
-        surface, rect, prints, ink, edge=edge, width=width, ring=ring, crossed=mark == "crossed"
-    )
+    width, crossed = max(2, rect.width // 18), mark == "crossed"
+    painter.card(surface, rect, prints, ink, edge=ink, width=width, ring=ring, crossed=crossed)
 
 
 LEFT = 176  # base units: the panel's left column (who, the total)
@@ -331,8 +323,7 @@ class AttackScene(TableScene):
         shade = {"error": p.bad, "good": p.good}.get(play.tone, p.ink)
         painter.box(surface, self.message_rect, p.quiet, None, radius=m.u(8))
         rect = self.message_rect.inflate(-m.u(16), -m.u(8))
-        bold = play.tone == "error"
-        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=bold)
+        painter.paragraph(surface, self.status(), rect, m.text, shade, bold=play.tone == "error")
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("line", "card")])
         foot = self.foot_rect
         if not play.virtual:
@@ -354,12 +345,9 @@ class AttackScene(TableScene):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         r, seat, state = self.status_rect, self.state.turn, self.state
         chip = pygame.Rect(r.left, r.top + m.u(4), m.u(40), r.height - m.u(8))
-        if self.over:
-            text = "The game is over!"
-        elif state.end_by is not None:
-            text = f"Last turn: {self.shown(seat, self.names[seat])}!"
-        else:
-            text = f"{self.shown(seat, self.names[seat])}'s turn"
+        name = self.shown(seat, self.names[seat])
+        text = f"Last turn: {name}!" if state.end_by is not None else f"{name}'s turn"
+        text = "The game is over!" if self.over else text
         shade = p.bad if state.end_by is not None else p.ink
         room = r.right - chip.right - m.u(12)
         painter.seat_name(surface, chip, seat, text, m.title - 2, room, colour=shade, gap=10)

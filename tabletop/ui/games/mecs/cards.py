@@ -162,14 +162,10 @@ class CardPageScene(Scene):
 
     def __init__(self, ctx: Context, code: str) -> None:
         super().__init__(ctx)
-        self.code = code
-        self.section = "tip"
-        self.page = card_pages().get(code)
+        self.code, self.section, self.page = code, "tip", card_pages().get(code)
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        h = m.u(56)
+        m, (W, H), h = metrics, metrics.size, metrics.u(56)
         y = H - m.u(12) - h
         self.card_rect = pygame.Rect(m.u(20), m.u(20), m.u(150), m.u(210))
         sections = [] if self.code in OBJECTIVE_CODES else SECTIONS
@@ -248,11 +244,4 @@ class CardPageScene(Scene):
         painter.text(surface, page.names["zh_pinyin"], (x, y - m.u(2)), size - m.u(4), p.ink)
 
 
-__all__ = [
-    "CardPage",
-    "CardPageScene",
-    "button_row",
-    "card_pages",
-    "colour_of",
-    "draw_card",
-]
+__all__ = ["CardPage", "CardPageScene", "button_row", "card_pages", "colour_of", "draw_card"]

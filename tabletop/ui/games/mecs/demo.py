@@ -123,9 +123,7 @@ class Setup:
     def tag(self, seed: int) -> str:
         """In the game's ``save.app["demo"]``: the game a run with the same arguments
         carries on."""
-        return f"mecs:{seed}:{self.seats}:{self.deck}:{self.mode}" + (
-            ":child" if self.child else ""
-        )
+        return f"mecs:{seed}:{self.seats}:{self.deck}:{self.mode}{':child' * self.child}"
 
 
 def run_demo(

@@ -44,14 +44,11 @@ class AreaEditor(Scene):
         note: str = "",
     ) -> None:
         super().__init__(ctx)
-        self.title = title
-        self.original = tuple(cards)
+        self.title, self.any_card, self.note = title, any_card, note
+        self.original, self.palette = tuple(cards), list(palette)
         self.cards = list(tried or cards)  # ``tried``: the edit the game refused, ``note`` why
-        self.palette = list(palette)
-        self.any_card = any_card
         self.selected: int | None = None
         self.asking: tuple[str, int, list[str]] | None = None  # insert or change, where, from
-        self.note = note
 
     def available(self) -> list[str]:
         """Palette cards not yet used in this edit (the palette is in card order, so the
@@ -70,13 +67,9 @@ class AreaEditor(Scene):
         return k is not None and (self.any_card or self.added()[self.cards[k]] > 0)
 
     def layout(self, metrics: Metrics) -> None:
-        m = metrics
-        W, H = m.size
-        margin = m.u(16)
-        n = len(self.cards)
-        ch = m.u(110)
-        gap_w = m.u(48)  # a touch target for "put a card here"
-        cw = m.u(76)
+        m, (W, H), n = metrics, metrics.size, len(self.cards)
+        margin, top, bh = m.u(16), m.u(90), m.u(56)
+        ch, cw, gap_w = m.u(110), m.u(76), m.u(48)  # a gap: a touch target for "put a card here"
         total = n * cw + (n + 1) * gap_w
         if total > W - 2 * margin:
             scale = (W - 2 * margin) / total
@@ -84,7 +77,6 @@ class AreaEditor(Scene):
             ch = min(ch, cw * 3 // 2 + m.u(20))
         total = n * cw + (n + 1) * gap_w
         x = (W - total) // 2
-        top = m.u(90)
         b: list[Button] = []
         for k in range(n + 1):
             b.append(Button(f"gap.{k}", pygame.Rect(x, top, gap_w, ch), "+", kind="gap"))
@@ -92,7 +84,6 @@ class AreaEditor(Scene):
             if k < n:
                 b.append(Button(f"card.{k}", pygame.Rect(x, top, cw, ch), "", kind="card"))
                 x += cw
-        bh = m.u(56)
         y = top + ch + m.u(24)
         tools = [("left", "◀ Move"), ("right", "Move ▶"), ("remove", "Remove"), ("about", "About")]
         if self.any_card:
@@ -100,14 +91,11 @@ class AreaEditor(Scene):
         tx, on = (W - len(tools) * (m.u(128) + m.u(8))) // 2, self.selected is not None
         style = {"kind": "quiet", "enabled": on, "size": m.small + 2}
         b += button_row(tools, tx, y, (m.u(128), bh), m.u(8), **style)
-        remove = next(button for button in b if button.name == "remove")
-        remove.enabled = self.removable(self.selected)
-        y = H - margin - bh
+        next(tool for tool in b if tool.name == "remove").enabled = self.removable(self.selected)
+        note, y = y + bh + m.u(10), H - margin - bh  # the note under the tools, over Done
         b.append(Button("cancel", pygame.Rect(margin, y, m.u(160), bh), "Cancel", kind="quiet"))
         b.append(Button("done", pygame.Rect(W - margin - m.u(200), y, m.u(200), bh), "Done"))
-        self.note_rect = pygame.Rect(
-            margin, top + ch + bh + m.u(34), W - 2 * margin, y - (top + ch + bh + m.u(40))
-        )
+        self.note_rect = pygame.Rect(margin, note, W - 2 * margin, y - note - m.u(6))
         self.buttons = b
 
     def handle(self, event: InputEvent) -> None:

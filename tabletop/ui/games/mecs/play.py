@@ -142,9 +142,7 @@ class MecsPlay(TableController):
         sound: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.seats = seat_infos(seats)
-        self.settings = settings
-        self.seed = seed
-        self.bot_driver = bot_driver
+        self.settings, self.seed, self.bot_driver = settings, seed, bot_driver
         self.match: Match[MecsSettings, MecsState, Action] = match or Match(
             GAME, settings, len(self.seats), seed=seed
         )
@@ -345,9 +343,8 @@ class MecsPlay(TableController):
         if self.settings.play != "virtual":
             return start, list(PLAY_CARDS), True
         actor = state.active if state.phase in ("plant", "planted") else seat
-        palette = [c for c, n in held_cards(state, actor).items() for _ in range(n) if c != "?"]
-        if self.seats[actor].bot:
-            palette = []
+        held = {} if self.seats[actor].bot else held_cards(state, actor)
+        palette = [c for c, n in held.items() for _ in range(n) if c != "?"]
         return start, sorted(palette, key=PLAY_CARDS.index), False
 
     def outcome_lines(self) -> list[str]:
@@ -447,17 +444,19 @@ class MecsPlay(TableController):
         waiting = ""  # MECS-9: why an equation already down counted when the card came
         said: tuple[str, str] | None = None
         for event in (e for e in events if refill or e.code != "mecs.drew"):
-            text, data, seat = self.words(event.text), event.data, event.seat
-            if event.code == "mecs.completed":
+            text, data, seat, what = self.words(event.text), event.data, event.seat, event.code
+            winner = seat if seat is not None else 0  # a score's seat (0: the deal's)
+            facts = {**data, "name": self.name(winner), "area": render(data.get("area", ()))}
+            if what == "mecs.completed":
                 cards = list(data.get("cards", ()))
                 if seat is not None:  # an equation checked and right (it scores)
                     self.checked(seat, True, cards)
-                winner = seat if seat is not None else 0
                 owner = int(data.get("area_of", winner))
                 title, says = child_message("mecs.banner.complete"), render(cards)
-                facts = {**data, "name": self.name(winner), "owner": self.name(owner)}
                 key = f"mecs.said.completed{'_from' * (owner != winner)}"
-                text = child_message(key, facts, count=len(cards), equation=render(cards))
+                text = child_message(
+                    key, facts, owner=self.name(owner), count=len(cards), equation=says
+                )
                 if owner != winner:  # a hack is announced as one
                     title = child_message("mecs.banner.hacked")
                     says = f"{self.name(winner)} hacked {self.name(owner)}: {says}"
@@ -467,41 +466,36 @@ class MecsPlay(TableController):
                 says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
-            elif event.code == "mecs.hacked":
+            elif what == "mecs.hacked":
                 target = int(data.get("target", 0))
                 title = child_message("mecs.banner.hacked")
                 self.banner = Banner(title, text, now, "hack", source=target)
                 self.sound("good")
-            elif event.code == "mecs.took" and seat is not None:  # a hand shown, or real cards
-                took = {"name": self.name(seat), "giver": self.name(int(data["from"]))}
+            elif what == "mecs.took" and seat is not None:  # a hand shown, or real cards
+                facts["giver"] = self.name(int(data["from"]))
                 if seat == self.hand_owner():
-                    text = child_message("mecs.said.took", took, card=LABEL[data["card"]])
+                    text = child_message("mecs.said.took", facts, card=LABEL[data["card"]])
                 elif self.settings.play == "camera":  # the child takes it from the hand now
-                    text = child_message("mecs.said.take", took)
-            elif event.code == "mecs.planted" and seat is not None:  # each card by its name
+                    text = child_message("mecs.said.take", facts)
+            elif what == "mecs.planted" and seat is not None:  # each card by its name
                 card, *other = [LABEL.get(c, c) for c in data["cards"]]
-                facts = {"name": self.name(seat), "area": render(data["area"]), "card": card}
-                two = "_two" * bool(other)
-                text = child_message(f"mecs.said.planted{two}", facts, other="".join(other))
-            elif event.code == "mecs.reordered" and seat is not None:
-                facts = {"name": self.name(seat), "area": render(data["area"])}
-                text = child_message("mecs.said.reordered", facts)
-            elif event.code == "mecs.traded" and seat is not None:  # the card where it shows
+                key = f"mecs.said.planted{'_two' * bool(other)}"
+                text = child_message(key, facts, card=card, other="".join(other))
+            elif what in ("mecs.reordered", "mecs.drew") and seat is not None:  # a refill's draw
+                text = child_message(what.replace("mecs.", "mecs.said."), facts)
+            elif what == "mecs.traded" and seat is not None:  # the card where it shows
                 card = LABEL.get(data["card"]) if self.settings.play == "virtual" else None
-                how = {"name": self.name(seat), "under": data["under"], "card": card}
                 key = f"mecs.said.traded{'_card' * bool(card)}"
-                text = child_message(key, how, stack=data["draw_from"])
-            elif event.code == "mecs.drew" and seat is not None:  # a refill's
-                text = child_message("mecs.said.drew", name=self.name(seat), stack=data["stack"])
-            elif event.code == "mecs.turn_ended" and seat is not None:
+                text = child_message(key, facts, card=card, stack=data["draw_from"])
+            elif what == "mecs.turn_ended" and seat is not None:
                 ended = "passed" if data.get("passed") else "ended"
-                text = child_message(f"mecs.said.{ended}", name=self.name(seat))
-            elif event.code == "mecs.objective_waiting":
+                text = child_message(f"mecs.said.{ended}", facts)
+            elif what == "mecs.objective_waiting":
                 waiting = text.replace(" (MECS-9)", "")
-            elif event.code == "mecs.objective_missed" and seat is not None:
+            elif what == "mecs.objective_missed" and seat is not None:
                 area = self.state.players[seat].area  # true, but not what the card asks
                 self.checked(seat, False, area, self.missed())
-            said = (text, TONES.get(event.code, "info"))
+            said = (text, TONES.get(what, "info"))
         if waiting and (said is None or said[1] != "error"):  # what just happened, and why
             said = (child_message("mecs.said.why", what=waiting), "good")
         if said is not None:
@@ -604,7 +598,8 @@ class MecsPlay(TableController):
 
     def seat_pressed(self, seat: int) -> None:
         """A seat's button: the refill seat says it draws now (not a bot's: it draws by
-        itself), the active seat ends its turn once it put cards down."""
+        itself), the active seat ends its turn when it may (MECS-4: cards put down, or none
+        left to put)."""
         if not 0 <= seat < len(self.seats):
             return
         state = self.state
@@ -614,7 +609,7 @@ class MecsPlay(TableController):
         elif refill:
             self.refill_seat = seat
             self.say(child_message("mecs.said.which_stack", name=self.name(seat)))
-        elif state.phase == "planted" and seat == state.active:
+        elif seat == state.active and may_end_turn(state):
             self.perform(EndTurn(seat))
         elif state.phase in ("plant", "planted") and seat == state.active:
             self.wrong_phase("plant_first")
@@ -676,8 +671,7 @@ class MecsPlay(TableController):
         if ask.key in ("trade", "under"):
             card, under = (key, None) if ask.key == "trade" else ("?", mecs_stack(key))
             stacks = tuple((s, s.capitalize()) for s in trade_sources(self.state, card, under))
-            title = child_message("mecs.ask.draw")
-            return Ask("draw", title, stacks, 2, 1, (card, under))
+            return Ask("draw", child_message("mecs.ask.draw"), stacks, 2, 1, (card, under))
         if ask.key == "draw":
             card, under = ask.given
             self.perform(Trade(self.state.active, card, mecs_stack(key), under))
@@ -695,8 +689,7 @@ class MecsPlay(TableController):
         action = self.match.undo()
         while not self.decided(action):
             action = self.match.undo()
-        self.banner = None
-        self.refill_seat = None
+        self.banner = self.refill_seat = None
         log.info("mecs: undo %r", action)
         self.say(self.describe(action))
         self.settle()
@@ -764,12 +757,4 @@ class MecsPlay(TableController):
         self.refill_seat = refill if isinstance(refill, int) else None
 
 
-__all__ = [
-    "BOT_SECONDS",
-    "GAME",
-    "LABEL",
-    "Banner",
-    "MecsPlay",
-    "coin_words",
-    "seat_infos",
-]
+__all__ = ["BOT_SECONDS", "GAME", "LABEL", "Banner", "MecsPlay", "coin_words", "seat_infos"]

@@ -46,21 +46,15 @@ def equation_question(
     ops = [_OP_CARDS[t] for t in read if isinstance(t, str) and t in _OP_CARDS]
     shape = [_OP_SHAPE[t] if isinstance(t, str) else "n" for t in read]
     whole = all(n.denominator == 1 for n in numbers)
-    plain = set(shape) <= {"n", "o"} and FRAC not in ops and whole
+    plain = set(shape) <= {"n", "o"} and FRAC not in ops and whole  # no shape to keep
     signs = [op for op in ops if op != FRAC]  # a fraction bar makes a number
     mixed = bool(signs) and skill_of(signs) == "order"
     skill = "order" if "(" in shape or mixed else "equations"
     right, given = values[ask], values[said]
     assert right is not None and given is not None  # checked above
+    kept = () if plain else tuple(shape)
     try:
-        q = Question(
-            skill,
-            tuple(numbers),
-            tuple(ops),
-            right,
-            broken=broken,
-            shape=() if plain else tuple(shape),
-        )
+        q = Question(skill, tuple(numbers), tuple(ops), right, broken=broken, shape=kept)
     except ValueError:
         return None
     if q.value() != right:  # a shape the mistakes model reads otherwise: no question

@@ -32,6 +32,7 @@ from tabletop.ui.scenes.form import (
 from tabletop.ui.scenes.rules import load_rules
 
 RULES = load_rules("mecs")
+MODES = (Choice("normal", "Race to 15"), Choice("challenge", "Challenge", "objective cards"))
 
 
 def _start(ctx: Context, values: FormValues) -> Scene:
@@ -63,12 +64,7 @@ SETUP = FormSpec(
     ),
     cards=Cards(default=VIRTUAL),
     options=(
-        OptionRow(
-            "mode",
-            "Mode",
-            (Choice("normal", "Race to 15"), Choice("challenge", "Challenge", "objective cards")),
-            "normal",
-        ),
+        OptionRow("mode", "Mode", MODES, "normal"),
         OptionRow(
             "deck",
             "Deck",
@@ -78,10 +74,7 @@ SETUP = FormSpec(
             why="Challenge mode uses the green cards: it needs the advanced deck.",
         ),
     ),
-    modes=(
-        ("normal", Preset(options=(("mode", "normal"),))),
-        ("challenge", Preset(options=(("mode", "challenge"),))),
-    ),
+    modes=tuple((c.value, Preset(options=(("mode", c.value),))) for c in MODES),
     links=(Link("bubbles", "Bubble game", lambda ctx: bubbles.setup_scene(ctx), "practise sums"),),
 )
 

@@ -192,8 +192,7 @@ class MecsTable(TableScene):
         """From the top: the instruction line, the goal, the seats' areas (one column, two
         from 5 seats), the strip (the who-starts digits or the hand) and the message over
         the buttons: the tools at the left, the phase's two at the right."""
-        m, play = metrics, self.play
-        W, H = m.size
+        m, (W, H), play = metrics, metrics.size, self.play
         margin, bh, wide = m.u(12), m.u(54), m.u(190)
         y = H - margin - bh
         b = button_row(TOOLS, margin, y, (m.u(92), bh), m.u(6), kind="quiet", size=m.small + 2)
@@ -260,8 +259,7 @@ class MecsTable(TableScene):
         colour = {"error": p.bad, "good": p.good}.get(play.tone, p.ink)
         painter.box(surface, self.message_rect, p.panel, p.line, 1, m.u(8))
         inside = self.message_rect.inflate(-m.u(16), -m.u(6))
-        bold = play.tone == "error"
-        painter.paragraph(surface, self.message, inside, m.text, colour, bold=bold)
+        painter.paragraph(surface, self.message, inside, m.text, colour, bold=play.tone == "error")
         painter.buttons(surface, [b for b in self.buttons if b.kind not in ("area", "card")])
         if play.banner is not None:
             self._draw_banner(surface, play.banner)
@@ -345,16 +343,14 @@ class MecsTable(TableScene):
             return
         cards = [b for b in self.buttons if b.name.startswith(("reveal.", "hand."))]
         seat = who if who is not None else owner or 0
+        own, tail = (":", "") if who is not None else ("'s", " hand")
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
-        own, name = (":" if who is not None else "'s"), self.shown(seat, play.name(seat))
+        name = self.shown(seat, play.name(seat))
         size = painter.readable_size(name + own, m.text, width, True)
         room = width - painter.fonts.width(own, size, True)  # the name's line, as line() fits it
-        label = (
-            painter.ellipsis(name, size, room, True) + own + ("" if who is not None else " hand")
-        )
-        painter.paragraph(
-            surface, label, pygame.Rect(r.left, r.top, width, r.height), size, bold=True
-        )
+        label = painter.ellipsis(name, size, room, True) + own + tail
+        box = pygame.Rect(r.left, r.top, width, r.height)  # left of the strip's buttons
+        painter.paragraph(surface, label, box, size, bold=True)
         if who is not None:
             return
         hand, taken = play.state.players[owner or 0].hand, play.taken()
@@ -379,13 +375,9 @@ class MecsTable(TableScene):
                 t = (now - banner.start - i * 0.08) / span
                 t = 0.35 + 0.65 * t if now == banner.start else t  # a still frame: in the air
                 t = min(1.0, max(0.0, t))
+                arc = m.u(60) * 4 * t * (1 - t)  # up, and down onto the pile
                 x = start[0] + (end[0] - start[0]) * t + (i % 5 - 2) * m.u(10)
-                y = (
-                    start[1]
-                    + (end[1] - start[1]) * t
-                    - m.u(60) * 4 * t * (1 - t)
-                    + (i // 5) * m.u(8)
-                )
+                y = start[1] + (end[1] - start[1]) * t - arc + (i // 5) * m.u(8)
                 painter.coin(surface, (round(x), round(y)), m.u(11))
         rect = pygame.Rect(0, 0, m.width - m.u(80), m.u(120))
         rect.center = (m.width // 2, m.height // 2 - m.u(30))
