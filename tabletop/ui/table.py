@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -475,7 +476,8 @@ class TableScene(Scene):
         with ``results_at_end``, a game just over (this table on top) goes to its results."""
         self.voice()
         self.layout(self.m)
-        self.ctx.lamps.light_only(sorted(self.play.lit()))
+        if not isinstance(self.stack.top, GameResults):  # they light the winners' seats
+            self.ctx.lamps.light_only(sorted(self.play.lit()))
         self.save_table()
         if self.results_at_end and self.finished and self.stack.top is self:
             self.show_results()
@@ -533,7 +535,11 @@ class TableScene(Scene):
 
     def show_results(self) -> None:
         outcome = told_apart(self.outcome(), self.shown)
-        results = GameResults(self.ctx, outcome, again=self.again, aside=self.results_aside())
+        won = [r.seat for r in outcome.rows if r.place == 1]  # their lamps lit on the results
+        lit = functools.partial(self.ctx.lamps.light_only, won)
+        results = GameResults(
+            self.ctx, outcome, again=self.again, aside=self.results_aside(), on_enter=lit
+        )
         self.stack.replace(results)
 
 

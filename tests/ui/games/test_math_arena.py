@@ -495,6 +495,7 @@ def test_arena_all_bot_game_through_the_scene_equals_the_engines_game() -> None:
     points = tuple({1: 2, 2: 1}.get(p, 0) for p in result.places)  # ARENA-5's tournament
     assert scene.tournament_after().points == points
     assert results.outcome.rows[0].seat in result.winners
+    assert app.ctx.lamps.lit == set(result.winners)  # the winners' lamps, on the results
     assert "Tournament: first to 10 points, 1 played." in results.outcome.lines
     auto.tap("again")
     again = app.stack.top

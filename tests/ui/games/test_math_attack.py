@@ -348,6 +348,7 @@ def test_math_attack_last_turn_after_equals_then_results() -> None:
     assert scene.state.totals == (8, 9)
     assert results.winner_line == "winner: Player 2"
     assert results.outcome.title == "Player 2 wins!"
+    assert app.ctx.lamps.lit == {1}  # the winner's lamp, lit on the results
     see(app, 0, ["+8", "END", "+1"])  # after the end, nothing changes
     assert scene.state.totals == (8, 9)
     auto.tap("home")
