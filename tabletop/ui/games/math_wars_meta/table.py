@@ -340,8 +340,10 @@ class MwmTable(TableScene):
             self.message = ""  # a card typed in: a refusal before it is over
             number, face = (result, None) if kind == "count" else (None, result)
             self.card(args[0], CardCode(kind, number=number, face=face))
-        elif kind in ("solve", "team"):  # the seat, (its own answer,) the value typed
-            self.typed(*args, result)
+        elif kind == "solve":
+            self.typed(args[0], result)
+        elif kind == "team":  # the seat, its own answer, the team's typed
+            self.typed(args[0], args[1], result)
         elif kind == "ask":  # the teacher's menu (the controller's question)
             self.teacher(result)
         elif kind == "why" and result == "more":
