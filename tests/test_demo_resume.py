@@ -59,6 +59,7 @@ def run(cmd: list[str], kill: tuple[int, float] | None = None) -> tuple[int, str
     return proc.returncode, "".join(lines) + rest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", RESUMABLE_DEMOS)
 def test_demo_killed_at_random_moments_ends_as_an_uninterrupted_run(
     game: str, tmp_path: Path

@@ -135,6 +135,7 @@ def test_bot_refusals() -> None:
         MathArenaBot("easy").choose(camera, 0)
 
 
+@pytest.mark.slow
 def test_bot_strength_order(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seeded games: easy beats random; hard (a cheap setting) beats random and easy."""
     monkeypatch.setattr(bots, "OPPONENT_SAMPLES", CHEAP["opponent_samples"])

@@ -15,6 +15,8 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from tabletop.assets import mathe_meister_layout
 from tabletop.bots.mathe_meister import (
     CHOICE,
@@ -74,6 +76,7 @@ def state_after(rounds: int) -> MatheMeisterState:
     return GAME.apply(state, Roll(DICE[rounds]))[0]
 
 
+@pytest.mark.slow
 def test_bot_plays_the_same_under_every_hash_seed() -> None:
     """Whole games in three modes, each in a fresh interpreter with its own hash seed."""
     modes = ["freestyle", "black_hole", "twins,fear_of_fours"]

@@ -136,6 +136,7 @@ def test_bot_beats_random_players() -> None:
     assert wins >= 2
 
 
+@pytest.mark.slow
 def test_bench_reports_its_figures() -> None:
     """MECS-12: each level against random legal players and against each other level,
     with win rate, coins per turn and move time (median, p90)."""

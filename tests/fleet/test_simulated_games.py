@@ -53,6 +53,7 @@ def test_the_station_mode_sets_the_game_up() -> None:
     assert (normal.settings.mode, normal.settings.deck) == ("normal", "beginners")
 
 
+@pytest.mark.slow
 def test_the_station_options_set_the_game_up() -> None:
     assert (
         play_bots(Station("math-wars-meta", "pvp", {"edition": "MWM100"}), 2).match.settings.edition

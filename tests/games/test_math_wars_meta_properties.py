@@ -206,6 +206,7 @@ def test_property_cards_conserved_and_every_game_ends(
         )
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups(), seed=st.integers(0, 2**32))
 def test_property_replay_of_the_log_gives_the_same_state(

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -159,6 +160,7 @@ def assert_sheet_is_full_and_sound(sheet: Any, s: MatheMeisterSettings) -> None:
     assert sum(1 for p in sheet.powers if p != "free") == len(sheet.stars)
 
 
+@pytest.mark.slow
 @PROFILE
 @given(setup=game_setups(), seed=SEEDS)
 def test_property_random_legal_game(setup: tuple[int, MatheMeisterSettings], seed: int) -> None:

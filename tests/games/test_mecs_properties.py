@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,7 @@ def test_property_random_legal_play(setup: tuple[int, MecsSettings], seed: int) 
     assert digest(again.state) == digest(match.state)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=5,
     deadline=None,

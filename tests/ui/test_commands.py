@@ -252,6 +252,7 @@ def test_app_display_set_with_no_x_answering_prints_its_one_line_alone(tmp_path)
     )
 
 
+@pytest.mark.slow
 def test_demo_mecs_challenge_mode_is_played(capsys) -> None:
     """`demo --game mecs --modes challenge` sets the challenge mode up (MECS-6) instead of
     quietly playing the normal one."""

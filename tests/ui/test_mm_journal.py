@@ -446,6 +446,7 @@ def test_mm_table_leave_keeps_it_as_abandoned_with_its_sheets(tmp_path: Path) ->
 # -- the demo, killed -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_mm_demo_killed_at_random_moments_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
     from tests.test_demo_resume import demo, run
 
