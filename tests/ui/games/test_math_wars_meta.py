@@ -261,6 +261,27 @@ def test_errors_foreign_cards_wrong_army_and_cards_already_played() -> None:
     assert play.state.stage.up[0] == (1, 6) and play.state.stage.crates[0] == "+2"
 
 
+def test_mwm_a_victory_card_laid_on_the_battle_pile_is_told_not_ignored() -> None:
+    """Round 35: a VICTORY! card read with a child's battle cards, more than their side
+    has won, is no counter lying in the zone: the child is told to take it off (the
+    sentence table's words), and the battle cards read with it still count."""
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "MT1:MWM:VIC", "C5", "K+1")
+    assert table.message == child_message("mwm.ui.victory_card", name="Player 1")
+    assert play.state.stage.up[0] == (1, 5) and play.state.stage.crates[0] == "+1"
+    show(app, 1, "C9", "K+2")
+    teacher(app)
+    tap(app, "choice.award.1")  # MWM-10: Player 2 wins a VICTORY! card, a new round
+    tap(app, "next")
+    show(app, 0, "C4", "K+1")
+    show(app, 1, "VIC:2", "C3", "K+3")  # the one VICTORY! card won lies there: fine
+    assert play.state.stage.up[1] == (2, 3) and play.tone != "error"
+    show(app, 1, "VIC:2", "VIC:2", "C3", "K+3")  # a second one was never won
+    assert table.message == child_message("mwm.ui.victory_card", name="Player 2")
+
+
 def test_buttons_in_the_wrong_phase_say_why() -> None:
     app = make_app()
     table = start(app)

@@ -385,7 +385,7 @@ class MwmTable(TableScene):
             if event.cards:
                 self.refuse("mwm.ui.no_seat", f"cards seen outside every seat: {event.codes}")
             return
-        self.message = ""
+        self.message, victories = "", 0
         for code in event.codes:
             try:  # the play checks the number against the edition, naming both
                 card = parse_code(code, edition=None)
@@ -393,12 +393,13 @@ class MwmTable(TableScene):
                 why = "other_game" if e.code == "mwm.other_game" else "foreign_card"
                 self.refuse(f"mwm.ui.{'unreadable' if code == '?' else why}", str(e))
                 continue
-            self.card(event.seat - 1, card)
+            victories += card.kind == "victory"
+            self.card(event.seat - 1, card, victories)
 
-    def card(self, seat: int, card: CardCode) -> None:
+    def card(self, seat: int, card: CardCode, victories: int = 0) -> None:
         play, before, said = self.play, self.play.verdict, self.play.sentences
         try:
-            play.card_seen(seat, card)
+            play.card_seen(seat, card, victories)
         except CardProblem as e:
             self.refuse(e.code, str(e), **e.facts)
             return
