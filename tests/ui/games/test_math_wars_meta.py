@@ -307,6 +307,32 @@ def test_buttons_in_the_wrong_phase_say_why() -> None:
     assert "tap Next" in table.message and isinstance(app.stack.top, TableScene)
 
 
+def test_mwm_a_seat_pressed_under_another_childs_pad_is_told_to_wait() -> None:
+    """Round 35: Player 2's button while Player 1's number pad (opened by Player 1's
+    button) is open says at once to wait for Player 1, and does nothing later: Player 2's
+    pad does not open by itself once Player 1 taps OK (neither the rule book nor RULINGS
+    says to queue it). Player 2 presses again, and their pad opens."""
+    app = make_app()
+    table = start(app)
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    pad = app.stack.top
+    assert isinstance(pad, NumPad) and pad.title.startswith("Player 1")
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    words = child_message("mwm.ui.wait_pad", name="Player 2", other="Player 1")
+    assert app.stack.top is pad and table.message == words and table.play.tone == "error"
+    assert words in app.ctx.speaker.said  # aloud too
+    type_number(app, 12)
+    assert isinstance(app.stack.top, TableScene)  # no pad for Player 2 by itself
+    assert table.play.typed[0].solution == 12 and 1 not in table.play.typed
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert isinstance(app.stack.top, NumPad) and app.stack.top.title.startswith("Player 2")
+
+
 def test_mwm_off_next_and_why_say_why_from_the_sentence_table(monkeypatch) -> None:
     """Next while the answers are missing, and Why? before a verdict: their sentences are
     the sentence table's (issue 21; r23-int wrote them in the table's code)."""

@@ -32,7 +32,7 @@ from tabletop.games.math_wars_meta import (
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import CardProblem, MwmPlay
 from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines, signed, taken_back
-from tabletop.ui.input import CardsSeen
+from tabletop.ui.input import CardsSeen, SeatPressed
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
@@ -376,6 +376,24 @@ class MwmTable(TableScene):
             self.ask_for("solve", seat)
         else:
             self.refuse(outcome, f"seat {seat + 1} pressed", name=play.name(seat))
+
+    def hold(self, event: CardsSeen | SeatPressed) -> bool:
+        """A child's press that would open their number pad, while another child's pad
+        (opened by their press) is open: told to wait for them, and not kept (their pad
+        would open later, unasked). Any other is held as the base holds it."""
+        play, asker = self.play, self.asked_by
+        if (
+            isinstance(event, CardsSeen)
+            or asker is None
+            or asker == event.seat
+            or not isinstance(self.stack.top, NumPad)
+            or event.seat not in play.solving()
+            or event.seat in play.typed
+        ):
+            return super().hold(event)
+        names = {"name": play.name(event.seat), "other": play.name(asker)}
+        self.refuse("mwm.ui.wait_pad", f"seat {event.seat + 1} pressed under a pad", **names)
+        return True
 
     def cards_seen(self, event: CardsSeen) -> None:
         if event.area not in (None, "battle"):
