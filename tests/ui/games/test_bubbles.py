@@ -352,9 +352,17 @@ def test_bubbles_camera_cards_are_not_used_and_a_stranger_card_is_named() -> Non
     app.step()
     assert message(scene) == CHILD_MESSAGES["bubbles.not_our_card"]
     scene.say("3 + 4 = 7. That is the target: 1 point!", "good")
+    app.vision_queue.put(CardsSeen(None, None, (CardSeen("MT1:MWM:C7"),), 1.0))
+    app.step()  # round 35: a real card of another game is told, not ignored
+    assert message(scene) == CHILD_MESSAGES["bubbles.no_cards"]
+    assert scene.play.tone == "error"
     app.vision_queue.put(CardsSeen(1, "equation", (CardSeen("7"), CardSeen("X")), 1.0))
     app.step()
-    assert message(scene).startswith("3 + 4 = 7")  # our cards on the table: no fuss
+    assert message(scene) == CHILD_MESSAGES["bubbles.no_cards"]
+    scene.say("3 + 4 = 7. That is the target: 1 point!", "good")
+    app.vision_queue.put(CardsSeen(1, "equation", (), 1.0))
+    app.step()
+    assert message(scene).startswith("3 + 4 = 7")  # cards taken away: nothing to say
     assert {k: b.value for k, b in scene.play.game.bubbles.items()} == before
     auto.tap("leave")
     auto.tap("yes")

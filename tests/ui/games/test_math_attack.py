@@ -26,6 +26,7 @@ from tabletop.ui.games.math_attack import (
     run_demo,
 )
 from tabletop.ui.harness import cards_seen
+from tabletop.ui.messages import child_message
 from tabletop.ui.prefs import DEFAULT_PIN
 from tabletop.ui.results import GameResults
 from tabletop.ui.scenes.form import FormScene
@@ -118,6 +119,20 @@ def test_math_attack_camera_new_card_is_a_play_with_running_totals() -> None:
     assert "Player 2 plays" in scene.message and "take a card" in scene.message
     see(app, 0, ["+7", "+H"])  # the same reading again changes nothing
     assert len(scene.match.history) == 2
+
+
+def test_math_attack_a_card_on_a_third_line_is_told_not_ignored() -> None:
+    """Round 35: two players have two number lines (ATK-2); a card the camera reads on a
+    third seat's line is said to be on no line, in the sentence table's words, and
+    nothing changes in the game."""
+    app, _, scene = start()
+    see(app, 2, ["+7"])
+    assert scene.message == child_message("atk.ui.no_line")
+    assert scene.play.tone == "error" and scene.state.lines == ((), ())
+    assert scene.state.turn == 0 and scene.match.history == ()
+    see(app, 2, [])  # taken away: nothing more to say
+    see(app, 0, ["+7"])
+    assert scene.state.lines == (("+7",), ())
 
 
 def test_math_attack_illegal_camera_card_refused_with_reason_then_fixed_by_touch() -> None:

@@ -261,6 +261,27 @@ def test_errors_foreign_cards_wrong_army_and_cards_already_played() -> None:
     assert play.state.stage.up[0] == (1, 6) and play.state.stage.crates[0] == "+2"
 
 
+def test_mwm_a_victory_card_laid_on_the_battle_pile_is_told_not_ignored() -> None:
+    """Round 35: a VICTORY! card read with a child's battle cards, more than their side
+    has won, is no counter lying in the zone: the child is told to take it off (the
+    sentence table's words), and the battle cards read with it still count."""
+    app = make_app()
+    table = start(app)
+    play = table.play
+    show(app, 0, "MT1:MWM:VIC", "C5", "K+1")
+    assert table.message == child_message("mwm.ui.victory_card", name="Player 1")
+    assert play.state.stage.up[0] == (1, 5) and play.state.stage.crates[0] == "+1"
+    show(app, 1, "C9", "K+2")
+    teacher(app)
+    tap(app, "choice.award.1")  # MWM-10: Player 2 wins a VICTORY! card, a new round
+    tap(app, "next")
+    show(app, 0, "C4", "K+1")
+    show(app, 1, "VIC:2", "C3", "K+3")  # the one VICTORY! card won lies there: fine
+    assert play.state.stage.up[1] == (2, 3) and play.tone != "error"
+    show(app, 1, "VIC:2", "VIC:2", "C3", "K+3")  # a second one was never won
+    assert table.message == child_message("mwm.ui.victory_card", name="Player 2")
+
+
 def test_buttons_in_the_wrong_phase_say_why() -> None:
     app = make_app()
     table = start(app)
@@ -284,6 +305,32 @@ def test_buttons_in_the_wrong_phase_say_why() -> None:
     assert "tap Next" in table.message
     tap(app, "count.0")
     assert "tap Next" in table.message and isinstance(app.stack.top, TableScene)
+
+
+def test_mwm_a_seat_pressed_under_another_childs_pad_is_told_to_wait() -> None:
+    """Round 35: Player 2's button while Player 1's number pad (opened by Player 1's
+    button) is open says at once to wait for Player 1, and does nothing later: Player 2's
+    pad does not open by itself once Player 1 taps OK (neither the rule book nor RULINGS
+    says to queue it). Player 2 presses again, and their pad opens."""
+    app = make_app()
+    table = start(app)
+    show(app, 0, "C10", "K+2")
+    show(app, 1, "C4", "K+1")
+    app.seat_queue.put(SeatPressed(0, app.ctx.clock()))
+    app.step()
+    pad = app.stack.top
+    assert isinstance(pad, NumPad) and pad.title.startswith("Player 1")
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    words = child_message("mwm.ui.wait_pad", name="Player 2", other="Player 1")
+    assert app.stack.top is pad and table.message == words and table.play.tone == "error"
+    assert words in app.ctx.speaker.said  # aloud too
+    type_number(app, 12)
+    assert isinstance(app.stack.top, TableScene)  # no pad for Player 2 by itself
+    assert table.play.typed[0].solution == 12 and 1 not in table.play.typed
+    app.seat_queue.put(SeatPressed(1, app.ctx.clock()))
+    app.step()
+    assert isinstance(app.stack.top, NumPad) and app.stack.top.title.startswith("Player 2")
 
 
 def test_mwm_off_next_and_why_say_why_from_the_sentence_table(monkeypatch) -> None:

@@ -129,9 +129,9 @@ class BubbleScene(TableScene):
         self.refuse("bubbles.buttons_resting", f"seat {seat + 1}'s button in the bubble round")
 
     def cards_seen(self, event: CardsSeen) -> None:
-        """Cards lying on the table are no mistake: only a stranger card is told."""
-        text = card_message(event)
-        if "?" in event.codes:
+        """Cards shown to the camera: the round is played on the screen (a card taken
+        away says nothing)."""
+        if text := card_message(event):
             self.say(text, "error")
 
     def leave(self) -> None:

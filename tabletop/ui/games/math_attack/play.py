@@ -503,6 +503,8 @@ class AttackPlay(TableController):
     def cards_seen(self, seat: int | None, area: str | None, codes: tuple[str, ...]) -> None:
         """A zone's steady reading. A new card at the end of a number line is a play."""
         if area not in ("line", None) or seat not in (1, 2):
+            if codes and area == "line":  # a third number line: no player has it
+                self.refuse("atk.ui.no_line", {}, f"camera {codes} on line {seat}")
             log.info("math-attack: ignored cards seen at seat %r, area %r", seat, area)
             return
         assert seat is not None

@@ -329,13 +329,17 @@ class MwmPlay(TableController):
 
     # -- children's input -------------------------------------------------------------
 
-    def card_seen(self, seat: int, card: CardCode) -> None:
+    def card_seen(self, seat: int, card: CardCode, victories: int = 0) -> None:
         """A child's card from the camera or a touch: used now, kept until the engine
         asks for it, or a correction of this stage's card; said why (an "error") when it
-        cannot be used. Raises :class:`CardProblem` for a card that is not theirs."""
+        cannot be used. Raises :class:`CardProblem` for a card that is not theirs.
+        ``victories``: the VICTORY! cards the camera read in the zone so far, this one
+        too (more than the side won: not its counter, one laid as a battle card)."""
         name, zone = self.name(seat), self.state.zones[seat]
-        if card.kind == "victory":
-            return  # the VICTORY! counter lies in the zone too: not a battle card
+        if card.kind == "victory":  # the side's VICTORY! counter lies in the zone too
+            if victories <= self.state.victories[self.settings.side_of(seat)]:
+                return
+            raise CardProblem("mwm.ui.victory_card", f"seat {seat + 1}: VICTORY! unwon", name=name)
         if self.seats[seat].auto_cards:
             raise CardProblem(
                 "mwm.ui.virtual_seat", f"seat {seat + 1} plays virtual cards", name=name

@@ -32,7 +32,7 @@ from tabletop.games.math_wars_meta import (
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.math_wars_meta.play import CardProblem, MwmPlay
 from tabletop.ui.games.math_wars_meta.verdict import Verdict, results_lines, signed, taken_back
-from tabletop.ui.input import CardsSeen
+from tabletop.ui.input import CardsSeen, SeatPressed
 from tabletop.ui.messages import child_message
 from tabletop.ui.results import Outcome, outcome_of
 from tabletop.ui.saves import GameSave
@@ -377,6 +377,24 @@ class MwmTable(TableScene):
         else:
             self.refuse(outcome, f"seat {seat + 1} pressed", name=play.name(seat))
 
+    def hold(self, event: CardsSeen | SeatPressed) -> bool:
+        """A child's press that would open their number pad, while another child's pad
+        (opened by their press) is open: told to wait for them, and not kept (their pad
+        would open later, unasked). Any other is held as the base holds it."""
+        play, asker = self.play, self.asked_by
+        if (
+            isinstance(event, CardsSeen)
+            or asker is None
+            or asker == event.seat
+            or not isinstance(self.stack.top, NumPad)
+            or event.seat not in play.solving()
+            or event.seat in play.typed
+        ):
+            return super().hold(event)
+        names = {"name": play.name(event.seat), "other": play.name(asker)}
+        self.refuse("mwm.ui.wait_pad", f"seat {event.seat + 1} pressed under a pad", **names)
+        return True
+
     def cards_seen(self, event: CardsSeen) -> None:
         if event.area not in (None, "battle"):
             log.info("mwm: cards in area %r ignored", event.area)
@@ -385,7 +403,7 @@ class MwmTable(TableScene):
             if event.cards:
                 self.refuse("mwm.ui.no_seat", f"cards seen outside every seat: {event.codes}")
             return
-        self.message = ""
+        self.message, victories = "", 0
         for code in event.codes:
             try:  # the play checks the number against the edition, naming both
                 card = parse_code(code, edition=None)
@@ -393,12 +411,13 @@ class MwmTable(TableScene):
                 why = "other_game" if e.code == "mwm.other_game" else "foreign_card"
                 self.refuse(f"mwm.ui.{'unreadable' if code == '?' else why}", str(e))
                 continue
-            self.card(event.seat - 1, card)
+            victories += card.kind == "victory"
+            self.card(event.seat - 1, card, victories)
 
-    def card(self, seat: int, card: CardCode) -> None:
+    def card(self, seat: int, card: CardCode, victories: int = 0) -> None:
         play, before, said = self.play, self.play.verdict, self.play.sentences
         try:
-            play.card_seen(seat, card)
+            play.card_seen(seat, card, victories)
         except CardProblem as e:
             self.refuse(e.code, str(e), **e.facts)
             return
