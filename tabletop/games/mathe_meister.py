@@ -934,16 +934,16 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             replace(c, power=action.power, at=action.at) if c is mine else c for c in state.claims
         )
         if state.round < ROUNDS:
-            when = "You can use it from the next round on."
+            use, when = "next_round", "You can use it from the next round on."
         elif action.power == "coin":  # MM-13: no next round; an unused coin counts (MM-6)
-            when = "Unused, it is worth 10 points at the end."
+            use, when = "unused_coin", "Unused, it is worth 10 points at the end."
         else:
-            when = "It comes too late to use."
+            use, when = "too_late", "It comes too late to use."
         event = Event(
             "mm.power_chosen",
             f"The {action.power} Star Power is for {line_name(line)}'s Bonus Star. {when}",
             seat,
-            {"line": line, "power": action.power},
+            {"line": line, "power": action.power, "use": use},
         )
         return replace(state, claims=claims), (event,)
 
@@ -988,6 +988,7 @@ class MatheMeister(Game[MatheMeisterSettings, MatheMeisterState, Action]):
             "mm.swapped",
             f"You paid {cost} coins and swapped {cell_name(action.a)} with {cell_name(action.b)}.",
             seat,
+            {"kind": kind, "cost": cost},
         )
         return _with_seat(state, seat, sheet, turn), (event,)
 

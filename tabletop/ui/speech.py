@@ -42,7 +42,7 @@ Renderer = Callable[[str], bytes]
 # three equals five"); letters beside a sign (a word: "box", "seat-button") stay. Each
 # rule by name; they run in this order, which matters where one rule's symbol is part
 # of another's: the card "." first (before a rule leaves a space before a full stop),
-# "∅" before words in brackets ("(∅)" a pause), words in brackets before the brackets,
+# "∅" and "↵" before words in brackets ("(∅)" a pause), words in brackets before the brackets,
 # "+/−" and "|n|" before "+", "/" and "−", an x that is a sign (between numbers, among
 # signs: "+, - or x") before the letter x ("the x Star Power"), "1 ★" before "★", and
 # the space before a stop last.
@@ -51,6 +51,7 @@ SPOKEN = {
     for name, pattern, words in (
         ("point", r"(?<![^\s“])\.(?![^\s:”])", " point "),  # the card "." alone
         ("empty set", r"∅", "empty set"),  # Math Attack!'s block card (ATK-1)
+        ("cancel", r"↵", "cancel"),  # Math Attack!'s cancel card (ATK-1, ATK-3)
         ("words in brackets", r"\(([^()]*[A-Za-z]{2}[^()]*)\)", r", \1,"),  # a pause
         ("plus or minus", r"\+/[−-]", " plus or minus "),
         ("size", r"\|([^|]+)\|", r" the size of \1 "),

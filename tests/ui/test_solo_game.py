@@ -426,6 +426,7 @@ def test_solo_coin_shop_swap_two_numbers(game) -> None:
     sheet = scene.state.sheets[0]
     assert (sheet.at((0, 0)), sheet.at((2, 2))) == ("5", "3")
     assert sheet.coins(scene.settings.layout) == 4
+    assert message(scene).startswith("You paid 5 coins and swapped the two numbers.")  # round 35
 
 
 def test_solo_coinless_closes_the_shop() -> None:

@@ -384,6 +384,9 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     "Block (∅): nobody may play on that line next turn.": (  # its rule page
         "Block, empty set,: nobody may play on that line next turn."
     ),
+    "Cancel (↵) makes the card before it not count.": (  # its rule page (round 35)
+        "Cancel, cancel, makes the card before it not count."  # ATK-1's word
+    ),
     "The area reads (2 + 3). Ben: your turn.": (  # not "close bracket point" (round 31)
         "The area reads open bracket 2 plus 3 close bracket. Ben: your turn."
     ),
@@ -413,7 +416,7 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     ),
     "That box is a seat-button; Ana's x-ray won't": "That box is a seat-button; Ana's x-ray won't",
 }
-SYMBOLS = re.compile(r"[+×÷=/|²³√−()∅]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
+SYMBOLS = re.compile(r"[+×÷=/|²³√−()∅↵]|(?<![A-Za-z])-|-(?![A-Za-z])|\d'")
 HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen shows it)
     (r"\+", "plus or"),
     (r"[−-]", "minus"),
@@ -431,6 +434,7 @@ HEARD_FOR = (  # the words a symbol on screen is heard as (only where the screen
     (r"(?:^|[\s“])\.(?:$|[\s:”])", "point"),  # a card "." alone, never a full stop
     ("★", "star stars"),
     ("∅", "empty set"),
+    ("↵", "cancel"),
 )
 
 
@@ -479,6 +483,7 @@ def test_speech_says_the_screens_symbols_in_words_and_never_touches_a_word() -> 
 ALONE = {  # each rule of SPOKEN by itself: what it is shown, what it gives
     "point": ("planted .: x, and “.”. (2.5).", "planted point : x, and “ point ”. (2.5)."),
     "empty set": ("Block (∅): ∅ Blocked", "Block (empty set): empty set Blocked"),
+    "cancel": ("Cancel (↵): ↵ on +7", "Cancel (cancel): cancel on +7"),
     "words in brackets": ("ready (to change it) (2 + 3)", "ready , to change it, (2 + 3)"),
     "plus or minus": ("+/− and +/-", "plus or minus and plus or minus"),
     "size": ("−|n÷2|", "− the size of n÷2"),

@@ -14,7 +14,7 @@ import pytest
 
 from tabletop.engine.match import Match
 from tabletop.games.math_attack import MathAttackSettings, Pass, Play
-from tabletop.ui.games.math_attack.play import GAME, Ask, AttackPlay, label
+from tabletop.ui.games.math_attack.play import GAME, SILENT, Ask, AttackPlay, label
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -635,3 +635,28 @@ def test_math_attack_play_pass_refused_names_a_play_in_whole_sentences(
         play.answered(ask, "no")
     assert play.message == f"You can still play a card. {hint} So you cannot pass."
     assert not play.match.history
+
+
+def test_math_attack_play_every_event_is_said_in_the_tables_words() -> None:
+    """Round 35: an event the sentence table had no sentence for went to the child's line
+    in the engine's English (atk.start, told from the deal; a pass with no card left to
+    show, ATK-6). Every event of a whole game against the bot, the deal's included, is
+    the table's, never the engine's text and never the fallback of a code it lost."""
+    from tabletop.ui.messages import CHILD_MESSAGES, FALLBACK
+
+    play = table(bot="hard")
+    while not play.over:
+        legal = GAME.legal_actions(play.state, play.state.turn)
+        play.bot_step() if play.bot_due() else play.perform(legal[0])
+    told = [(s.action, e) for s in play.match.steps for e in s.events if e.code not in SILENT]
+    assert {"atk.start", "atk.played"} <= {e.code for _, e in told}
+    for action, event in told:  # the engine's text marked: it must not come through
+        assert play.sentence(action, replace(event, text="ENGINE")) not in ("ENGINE", FALLBACK)
+    assert play.sentence(*told[0]) == "Ana goes first!"
+    empty = at_state(None, ((), ("+1",)), lines=(("+4",), ("-2",)), stack_size=0)
+    empty.pass_turn()
+    (passed,) = (last := empty.match.steps[-1]).events
+    assert empty.sentence(last.action, replace(passed, text="ENGINE")) == (
+        CHILD_MESSAGES["atk.said.passed_empty"].format(seat=1)
+    )
+    assert empty.message.startswith("Ana has no cards left, so they pass.")

@@ -274,3 +274,28 @@ def test_mm_play_paper_table_bot_presses_once_a_round_bot_seconds_after_the_dice
         (1, dice_at + BOT_SECONDS),
     ]
     assert play.bot_presses(dice_at + 2 * BOT_SECONDS) == [] and play.bots_pressed == {1}
+
+
+def test_mm_play_star_powers_stars_and_the_coin_shop_in_the_tables_words() -> None:
+    """Round 35: a Star Power circled (MM-6, MM-13: used from the next round on; in the
+    last round a coin kept is 10 points, any other too late), a die the Coin Shop changed
+    (MM-14) and the stars a round's end gives (MM-5) put the engine's English on the
+    child's line (and in speech); each is now the sentence table's, from its facts."""
+    from tabletop.bots.mathe_meister import after_writes, hint
+    from tabletop.ui.games.mathe_meister.play import SPOKEN
+
+    play, said = solo(), []
+    dice = ((4, 6), (1, 3), (2, 5), (6, 6), (3, 3), (5, 1), (2, 2), (6, 4))
+    while not play.state.finished:
+        play.rolled(dice[play.state.round - 1], "tap")
+        for plan in (lambda: hint(play.state, 0).actions(), lambda: after_writes(play.state, 0)):
+            for action in plan():
+                assert play.perform(action)
+                for event in play.match.last.events:
+                    assert event.text not in play.message
+                    said += [play.message] * (event.code in SPOKEN)
+    assert "Column 3's star gets the coin Star Power. Use it from the next round on." in said
+    assert "Row 1's star gets a coin Star Power: 10 points at the end if you keep it." in said
+    assert "Row 3's star gets the x Star Power. It comes too late to use." in said
+    assert "Column 3's Bonus Star is yours: 5 points and the coin Star Power." in said
+    assert {"You paid 2 coins: die 1 is now 6.", "You paid 1 coin: die 2 is now 5."} <= set(said)

@@ -234,22 +234,21 @@ class AttackPlay(TableController):
     def sentence(self, action: Action, event: Event) -> str:
         """An event in words: the sentence table's, by the event's code and facts (shorter
         where the engine's reasons would not fit the instruction line, clearer where it says
-        too little: "plays =", the = card); the engine's where the table has none. The log
-        keeps the engine's."""
-        code, seat = event.code, action.seat + 1
-        if code == "atk.passed" and isinstance(action, Pass) and action.shown:
-            short = child_message("atk.said.passed", seat=seat)
+        too little: "plays =", the = card). The log keeps the engine's."""
+        code, seat = event.code, (action.seat if event.seat is None else event.seat)
+        facts, key = {**event.data, "seat": seat + 1}, f"atk.said.{code[4:]}"
+        if code == "atk.start":  # who goes first, as the table says it when it deals
+            key, facts["name"] = "atk.said.first", self.name(seat)
+        elif code == "atk.passed" and isinstance(action, Pass) and not action.shown:
+            key += "_empty"  # no card left to show
         elif code in ("atk.blocked", "atk.end", *PLAYED) and isinstance(action, Play):
             # what the card did ("plays =" says little); a block is said one way
             own = "_own" * (action.line == action.seat and code != "atk.blocked")
-            facts = {**event.data, "card": action.card, "seat": seat, "line": action.line + 1}
-            names = {k: card_name(facts[k]) for k in ("card", "target") if k in facts}
-            key = f"atk.said.{code[4:]}{'_by' * ('shift' in facts)}{own}"
-            short = child_message(key, facts, **names)
-        else:
-            return event.text
+            facts |= {"card": action.card, "line": action.line + 1}
+            facts |= {k: card_name(facts[k]) for k in ("card", "target") if k in facts}
+            key += f"{'_by' * ('shift' in facts)}{own}"
         log.info("math-attack: %s", event.text)
-        return short
+        return child_message(key, facts)
 
     def story_line(self, action: Action) -> str:
         """The move in the game's story: who played what on whose line, and its total now

@@ -3,7 +3,7 @@ and what both it and the table's (:mod:`.paper`) ask about a sheet."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -15,6 +15,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.engine.words import and_joined, plural
 from tabletop.games.mathe_meister import (
+    COIN_POINTS,
     EMPTY,
     LINES,
     MODE_NAMES,
@@ -443,7 +444,7 @@ class SoloPlay(DicePlay):
         for event in events:
             code, line = event.code, str(event.data.get("line", ""))
             if code in SPOKEN:
-                spoken.append(event.text)
+                spoken.append(SPOKEN[code](event.data))
             if code == "mm.line_complete":
                 points = int(event.data.get("points", 0))
                 sound = "good" if points > 0 else "wrong" if points < 0 else sound
@@ -532,7 +533,17 @@ def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator
     return WriteOperator(0, cell, pen[1], power=pen[0] == "opower")
 
 
-SPOKEN = {"mm.power_chosen", "mm.die_changed", "mm.swapped", "mm.star_won"}
+# what a move did, in the sentence table's words, from the event's facts
+SPOKEN: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "mm.power_chosen": lambda d: child_message(
+        f"mm.said.power_chosen_{d['use']}", d, line=line_name(d["line"]), points=COIN_POINTS
+    ),
+    "mm.die_changed": lambda d: child_message(
+        "mm.said.die_changed", d, die=d["die"] + 1, coins=plural(d["cost"], "coin")
+    ),
+    "mm.swapped": lambda d: child_message(f"mm.said.swapped_{d['kind']}", d),
+    "mm.star_won": lambda d: child_message("mm.said.star_won", d, line=line_name(d["line"])),
+}
 SOUNDS = dict.fromkeys(("mm.star_claimed_auto", "mm.star_won"), "star")
 SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
 
