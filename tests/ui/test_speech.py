@@ -399,9 +399,9 @@ SAID = {  # what the screen shows: what espeak-ng is given (walk 29, espeak-evid
     ),
     "the answer 7/3 is not a whole number": "the answer 7 over 3 is not a whole number",
     "Player 2's line, Row 1's star": "Player 2s line, Row 1s star",
-    "The x Star Power": "The ex Star Power",  # a Star Power named by the letter (round 34)
-    "Row 1's star is yours when the round ends, with the x Star Power.": (
-        "Row 1s star is yours when the round ends, with the ex Star Power."
+    "The \u00d7 Star Power": "The times Star Power",  # the times sign's (MM-6), as its button
+    "Row 1's star is yours when the round ends, with the \u00d7 Star Power.": (
+        "Row 1s star is yours when the round ends, with the times Star Power."
     ),
     "Only +, - or x go in the grey boxes.": "Only plus, minus or times go in the grey boxes.",
     "Numbers go in the white boxes and + - x in the grey boxes.": (
@@ -493,8 +493,8 @@ ALONE = {  # each rule of SPOKEN by itself: what it is shown, what it gives
         "5 times 6 times 2, 3 times 4, +, - or times , + - times , The x card, box, x²",
     ),
     "ex": (
-        "The x Star Power, the letter x. x-ray, box, 5x6",
-        "The ex Star Power, the letter ex . x-ray, box, 5x6",
+        "x marks the spot, the letter x. x-ray, box, 5x6",
+        "ex marks the spot, the letter ex . x-ray, box, 5x6",
     ),
     "squared": ("2²", "2 squared"),
     "cubed": ("2³", "2 cubed"),

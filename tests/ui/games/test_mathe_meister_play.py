@@ -296,6 +296,6 @@ def test_mm_play_star_powers_stars_and_the_coin_shop_in_the_tables_words() -> No
                     said += [play.message] * (event.code in SPOKEN)
     assert "Column 3's star gets the coin Star Power. Use it from the next round on." in said
     assert "Row 1's star gets a coin Star Power: 10 points at the end if you keep it." in said
-    assert "Row 3's star gets the x Star Power. It comes too late to use." in said
+    assert "Row 3's star gets the \u00d7 Star Power. It comes too late to use." in said
     assert "Column 3's Bonus Star is yours: 5 points and the coin Star Power." in said
     assert {"You paid 2 coins: die 1 is now 6.", "You paid 1 coin: die 2 is now 5."} <= set(said)

@@ -411,7 +411,7 @@ class SoloPlay(DicePlay):
         elif not self.settings.automatic_claims or (claim is not None and not claim.power):
             self.asks.append(("star", line))
         elif claim is not None:
-            facts = {"line": line_name(line), "power": claim.power}
+            facts = {"line": line_name(line), "power": glyph(claim.power)}
             self.say(child_message("mm.said.star_at_end", facts), "good")
         elif self.state.owner(line) is None and not self.state.turns[0].writes_done:
             self.refuse("mm.claim_after_writes")
@@ -536,13 +536,19 @@ def pen_action(pen: tuple[Any, ...], cell: Cell) -> WriteOperand | WriteOperator
 # what a move did, in the sentence table's words, from the event's facts
 SPOKEN: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "mm.power_chosen": lambda d: child_message(
-        f"mm.said.power_chosen_{d['use']}", d, line=line_name(d["line"]), points=COIN_POINTS
+        f"mm.said.power_chosen_{d['use']}",
+        d,
+        line=line_name(d["line"]),
+        power=glyph(d["power"]),
+        points=COIN_POINTS,
     ),
     "mm.die_changed": lambda d: child_message(
         "mm.said.die_changed", d, die=d["die"] + 1, coins=plural(d["cost"], "coin")
     ),
     "mm.swapped": lambda d: child_message(f"mm.said.swapped_{d['kind']}", d),
-    "mm.star_won": lambda d: child_message("mm.said.star_won", d, line=line_name(d["line"])),
+    "mm.star_won": lambda d: child_message(
+        "mm.said.star_won", d, line=line_name(d["line"]), power=glyph(d["power"])
+    ),
 }
 SOUNDS = dict.fromkeys(("mm.star_claimed_auto", "mm.star_won"), "star")
 SOUNDS |= dict.fromkeys(("mm.round_over", "mm.game_over"), "round")
