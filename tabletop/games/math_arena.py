@@ -596,6 +596,7 @@ class MathArena(Game[MathArenaSettings, MathArenaState, Action]):
             done = Event(
                 "arena.set_over",
                 f"Set {state.set_number} is over. All number cards are shuffled and dealt again.",
+                data={"set": state.set_number},
             )
             return self._start_set(state, state.set_number + 1), (*events, done)
         state = replace(state, phase="over")

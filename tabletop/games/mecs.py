@@ -1291,7 +1291,7 @@ def _waiting_equations(state: MecsState, events: tuple[Event, ...]) -> _Outcome:
             f"Player {seat + 1}'s area already shows {verdict.text}, and "
             f"{verdict.answer_text} is {card.text}: it counts at once (MECS-9).",
             seat,
-            {"answer": verdict.answer_text, "objective": state.objective},
+            {"answer": verdict.answer_text, "objective": state.objective, "equation": verdict.text},
         )
         return _complete(state, seat, seat, verdict, (*events, waiting))
     return state, events
@@ -1332,7 +1332,8 @@ def _settle_reveal(state: MecsState) -> _Outcome:
     state = replace(state, numbers=replace(stack, bottom=bottom), shown=())
     if len(tied) > 1 and state.settings.reveal_ties == "reveal_again":
         names = " and ".join(f"Player {s + 1}" for s in tied)
-        event = Event("mecs.reveal_tie", f"{names} tie with {best}: reveal again.")
+        text = f"{names} tie with {best}: reveal again."
+        event = Event("mecs.reveal_tie", text, data={"tied": list(tied), "best": best})
         return replace(state, queue=tuple(DrawFor(s, "numbers", "reveal") for s in tied)), (event,)
     first = tied[0]
     event = Event(

@@ -513,3 +513,42 @@ def test_arena_play_refuses_a_table_the_game_is_not_for() -> None:
             table(seats)
     with pytest.raises(ValueError, match="cards are 'table' or 'virtual'"):
         table(2, cards="paper")
+
+
+def bots_game(seed: int) -> list[str]:
+    """Two bots with virtual cards play a whole game: each ruling's words, in order."""
+    play, clock, _ = table(seats=[("Ana", True), ("Ben", True)], cards="virtual", seed=seed)
+    said = []
+    while True:
+        for _ in range(10):
+            clock.now += 2
+            play.tick()
+        play.score()
+        if play.phase == "leftover":
+            play.score()
+        said.append(play.message)
+        if play.next_round():
+            return said
+
+
+@pytest.mark.parametrize("seed", [3, 18])
+def test_arena_leftovers_set_over_and_game_over_are_said_in_a_childs_words(seed: int) -> None:
+    """ARENA-2, ARENA-4, ARENA-5 (round 35): the leftover cards, who takes the pot with
+    them, the end of a set and of the game are the sentence table's, naming the
+    children; they were the engine's "Leftover cards: Seat 1: 4; Seat 2: 1." and "The
+    game is over! Seat 1 has 2, seat 2 has 10: seat 2 wins!"."""
+    said = " ".join(bots_game(seed))
+    for english in ("Leftover cards:", "Seat ", "seat ", "is over.", "Ana has 2,", "Ben has 6,"):
+        assert english not in said
+    if seed == 3:
+        assert (
+            "The leftover cards: Ana has 4 and Ben has 1. Ana has the highest leftover card and "
+            "takes 2 operator cards! Set 1 is over! All number cards are shuffled and dealt again."
+        ) in said
+        assert said.endswith("The game is over! Operator cards won: Ana 2, Ben 10. Ben wins!")
+    else:
+        assert said.endswith(
+            "The leftover cards: Ana has 9 and Ben has 5. Ana has the highest leftover card and "
+            "takes 1 operator card! The game is over! Operator cards won: Ana 6, Ben 6. "
+            "Ana and Ben tie for the most and share the win!"
+        )

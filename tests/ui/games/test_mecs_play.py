@@ -553,3 +553,82 @@ def test_mecs_play_a_child_is_told_which_card_a_bot_took_from_her_hand_mecs4() -
     play.submit_area(0, (*me.area, me.hand[0]))
     assert play.state.phase == "planted"
     assert play.lost(0) == ""  # she moved: no longer the news
+
+
+def bots_told(seed: int, **settings: object) -> list[str]:
+    """Three bots play a whole virtual game: every line the device says, with the
+    engine's English of every event replaced by "ENGINE", so none of it can reach the
+    child's line unseen."""
+    from dataclasses import replace
+
+    seats = [(f"Bot {s + 1}", True) for s in range(3)]
+    play = MecsPlay(seat_infos(seats), MecsSettings(**settings), seed)  # type: ignore[arg-type]
+    apply, said = play.match.apply, list[str]()
+    play.match.apply = lambda action: tuple(replace(e, text="ENGINE") for e in apply(action))  # type: ignore[method-assign]
+    play.say = lambda text, tone="info": said.append(text)  # type: ignore[method-assign]
+    play.settle()
+    while not play.finished:
+        play.bot_step()
+    return said
+
+
+@pytest.mark.parametrize(("seed", "mode"), [(0, "normal"), (1, "challenge")])
+def test_mecs_play_every_event_is_said_from_the_sentence_table(seed: int, mode: str) -> None:
+    """Round 35: who starts, a tie to reveal again, whose turn it is, a bot's take, the
+    cards running out were the engine's English ("Player 2's turn.") on the child's line;
+    every line is the sentence table's now, with the names (MECS-4, MECS-6)."""
+    from tabletop.ui.messages import FALLBACK
+
+    said = bots_told(seed, mode=mode)
+    assert said and not [s for s in said if "ENGINE" in s or s == FALLBACK or "None" in s]
+    if seed == 1:
+        assert said.index("Bot 2 and Bot 3 tie with 9. Show one more number card each!") < (
+            said.index("Bot 2 has the largest number and starts!")
+        )
+        assert "Turn 1: it is Bot 2's turn." in said
+        assert "Bot 2 took a card from Bot 3's hand." in said
+        assert said[-1] == "No cards are left to play, so the game is over!"
+
+
+def test_mecs_play_the_objective_cards_are_said_from_the_sentence_table_mecs6_mecs9() -> None:
+    """MECS-6, MECS-9 (round 35): a new objective card, an equation already down that
+    meets it, the objective met and a true equation that misses it were the engine's
+    English ("New objective: ...", "Objective 2 of 5 is met.", "1 + 1 = 2 is right, but 2
+    does not meet the objective (...)")."""
+    from dataclasses import replace
+
+    from tabletop.games.mecs import DrawFor, ShowObjective, objective
+    from tests.games.test_mecs_support import table as engine_table
+
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["3 1 +", "1 2 X", "4 5"], ["", "9 X 6 EQ 5 4", ""], settings=settings)
+    state = replace(state, queue=(DrawFor(0, "objectives", "objective"),), met=(1,))
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = state
+    play = MecsPlay([("Ann", False), ("Bo", False), ("Cy", False)], settings, 3, match=match)
+    said = list[str]()
+    play.say = lambda text, tone="info": said.append(text)  # type: ignore[method-assign]
+    assert play.perform(ShowObjective(13))  # "a whole number whose digits add up to 9"
+    goal = objective(13).text
+    assert said[0] == (
+        f"Why? Bo's area already shows 9 × 6 = 54, and 54 is {goal}: it counts at once."
+    )
+    assert said[1] == f"New objective card: the answer must be {play.goal()}."
+    events = [e.code for e in play.match.steps[0].events]
+    assert events[-1] == "mecs.objective_met"
+    met = play.match.steps[0].events[-1]
+    assert play.name(met.seat or 0) == "Bo" and met.data["met"] == 2
+
+    for number, told in ((13, f"2 is not {goal}, so the cards stay."), (2, "")):
+        state = engine_table(["1 2", "4 5", "6"], ["1 + 1 EQ", "", ""], settings=settings)
+        match = Match(Mecs(), settings, 3, seed=3)
+        match.initial = replace(state, objective=number, met=(1,))
+        play = MecsPlay([("Ann", False), ("Bo", False), ("Cy", False)], settings, 3, match=match)
+        said.clear()
+        play.say = lambda text, tone="info": said.append(f"{text} ({tone})")  # type: ignore[method-assign]
+        assert play.perform(Plant(0, ("1", "+", "1", "EQ", "2")))
+        if number == 13:  # 1 + 1 = 2 is true, but 2's digits do not add up to 9
+            assert said == [f"{told} (error)"]
+        else:  # "an even number less than 20": met, and the next objective card is out
+            assert said[0] == "Objective 2 of 5 is met! (good)"
+            assert said[1].startswith("New objective card: the answer must be")

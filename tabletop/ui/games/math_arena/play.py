@@ -83,7 +83,6 @@ PRESS_WRONG = {
 PRESS_FIRST = "arena.ui.press_first"
 # what the round says again when carried on in the middle of these phases
 AGAIN = {"countdown": "arena.said.all_ready", "reveal": "arena.said.reveal", "ready": ""}
-NOTED = ("arena.leftovers", "arena.set_over", "arena.game_over")  # said as the engine says them
 
 
 def said_as(facts: Mapping[str, Any]) -> str:
@@ -572,7 +571,11 @@ class ArenaPlay(TableController):
 
     def ruling(self, events: Sequence[Event]) -> None:
         """The device's ruling, each with its reason, in plain words."""
-        parts = list[str]()
+        parts, codes = list[str](), [e.code for e in events]
+        reveal = next(
+            e.data for step in reversed(self.match.steps) for e in step.events
+            if e.code == "arena.reveal"
+        )  # fmt: skip
         won = [e for e in events if e.code == "arena.round_won"]
         self.winners = [e.seat for e in won if e.seat is not None]
         for e in events:
@@ -581,8 +584,22 @@ class ArenaPlay(TableController):
             elif e.code == "arena.pot_removed":
                 tie = e.data["why"] == "tie"  # the leftovers tie too; "none": nobody had one
                 parts.append(child_message(f"arena.said.pot_out{'_tie' * tie}"))
-            elif e.code in NOTED or (e.code == "arena.round_won" and "leftover" in e.text):
-                parts.append(e.text)
+            elif e.code == "arena.leftovers":  # ARENA-4: each tied seat's leftover card
+                shown = [(s, pip_value(c)) for s, c in enumerate(e.data["leftovers"]) if c]
+                cards = and_joined([f"{self.name(s)} has {n}" for s, n in shown])
+                parts.append(child_message("arena.said.leftovers", cards=cards))
+            elif e.code == "arena.round_won" and "arena.leftovers" in codes:
+                cards = plural(len(e.data["cards"]), "operator card")
+                facts = {"name": self.name(e.seat or 0), "cards": cards}
+                parts.append(child_message("arena.said.leftover_won", reveal, **facts))
+            elif e.code == "arena.set_over":
+                parts.append(child_message("arena.said.set_over", e.data))
+            elif e.code == "arena.game_over":  # the cards each won, and who has the most
+                counts = e.data["counts"]
+                top = and_joined([self.name(s) for s, n in enumerate(counts) if n == max(counts)])
+                score = ", ".join(f"{self.name(s)} {n}" for s, n in enumerate(counts))
+                key = "over_shared" if counts.count(max(counts)) > 1 else "over"
+                parts.append(child_message(f"arena.said.{key}", score=score, names=top))
         self.phase = "leftover" if self.state.phase == "leftover" else "result"
         if self.phase == "leftover":
             self.pairs = [[None, None] for _ in range(self.players)]
@@ -590,10 +607,6 @@ class ArenaPlay(TableController):
         self.verdict = self.names(" ".join(parts))
         self.say(self.verdict)
         if self.phase == "result":  # the story's line: what each seat played, and why
-            reveal = next(
-                e.data for step in reversed(self.match.steps) for e in step.events
-                if e.code == "arena.reveal"
-            )  # fmt: skip
             sums = enumerate(reveal["sums"])
             plays = "; ".join(f"{self.name(s)} {said_as(f)}" for s, f in sums)
             self.narrate(self.round_label, f"{plays}. {self.verdict}")

@@ -21,7 +21,7 @@ from tabletop.bots.mecs import LEVELS, decide
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
-from tabletop.engine.words import plural, sentence
+from tabletop.engine.words import and_joined, plural, sentence
 from tabletop.games.mecs import (
     CHANCE_TYPES,
     Action,
@@ -95,7 +95,6 @@ class Banner:
     title: str
     text: str
     start: float
-    kind: str = "good"
     coins: int = 0
     source: int | None = None
     to_seat: int | None = None
@@ -439,14 +438,23 @@ class MecsPlay(TableController):
 
     def told(self, events: Sequence[Event], *, refill: bool = False) -> None:
         """The engine's events as sentences, banners and cues; a card drawn is said only
-        for a ``refill`` (a deal's or a trade's would hide what matters)."""
+        for a ``refill`` (a deal's or a trade's would hide what matters), a hack by the
+        completion that always follows it."""
         now = self.clock()
         waiting = ""  # MECS-9: why an equation already down counted when the card came
         said: tuple[str, str] | None = None
-        for event in (e for e in events if refill or e.code != "mecs.drew"):
-            text, data, seat, what = self.words(event.text), event.data, event.seat, event.code
+        skipped = ("mecs.hacked",) if refill else ("mecs.hacked", "mecs.drew")
+        for event in (e for e in events if e.code not in skipped):
+            data, seat, what = event.data, event.seat, event.code
             winner = seat if seat is not None else 0  # a score's seat (0: the deal's)
             facts = {**data, "name": self.name(winner), "area": render(data.get("area", ()))}
+            number = data.get("objective") or self.state.objective  # MECS-6: the card's words
+            facts |= {
+                "goal": objective(number).text if number else "the next objective",
+                "card": LABEL.get(data.get("card", "")),
+                "of": self.settings.objectives,
+                "names": and_joined([self.name(s) for s in data.get("tied", ())]),
+            }
             if what == "mecs.completed":
                 cards = list(data.get("cards", ()))
                 if seat is not None:  # an equation checked and right (it scores)
@@ -466,23 +474,15 @@ class MecsPlay(TableController):
                 says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
-            elif what == "mecs.hacked":
-                target = int(data.get("target", 0))
-                title = child_message("mecs.banner.hacked")
-                self.banner = Banner(title, text, now, "hack", source=target)
-                self.sound("good")
-            elif what == "mecs.took" and seat is not None:  # a hand shown, or real cards
+            elif what == "mecs.took" and seat is not None:  # a hand shown, real cards, a bot's
                 facts["giver"] = self.name(int(data["from"]))
-                if seat == self.hand_owner():
-                    text = child_message("mecs.said.took", facts, card=LABEL[data["card"]])
-                elif self.settings.play == "camera":  # the child takes it from the hand now
-                    text = child_message("mecs.said.take", facts)
+                camera = self.settings.play == "camera"  # the child takes it from the hand now
+                key = "took" if seat == self.hand_owner() else "take" if camera else "took_hidden"
+                text = child_message(f"mecs.said.{key}", facts)
             elif what == "mecs.planted" and seat is not None:  # each card by its name
                 card, *other = [LABEL.get(c, c) for c in data["cards"]]
                 key = f"mecs.said.planted{'_two' * bool(other)}"
                 text = child_message(key, facts, card=card, other="".join(other))
-            elif what in ("mecs.reordered", "mecs.drew") and seat is not None:  # a refill's draw
-                text = child_message(what.replace("mecs.", "mecs.said."), facts)
             elif what == "mecs.traded" and seat is not None:  # the card where it shows
                 card = LABEL.get(data["card"]) if self.settings.play == "virtual" else None
                 key = f"mecs.said.traded{'_card' * bool(card)}"
@@ -491,10 +491,13 @@ class MecsPlay(TableController):
                 ended = "passed" if data.get("passed") else "ended"
                 text = child_message(f"mecs.said.{ended}", facts)
             elif what == "mecs.objective_waiting":
-                waiting = text.replace(" (MECS-9)", "")
+                waiting = text = child_message("mecs.said.objective_waiting", facts)
             elif what == "mecs.objective_missed" and seat is not None:
                 area = self.state.players[seat].area  # true, but not what the card asks
                 self.checked(seat, False, area, self.missed())
+                text = child_message("mecs.area.missed", facts)
+            else:  # the turn, a card drawn or shown, a hack (its completion follows), ...
+                text = child_message(what.replace("mecs.", "mecs.said."), facts)
             said = (text, TONES.get(what, "info"))
         if waiting and (said is None or said[1] != "error"):  # what just happened, and why
             said = (child_message("mecs.said.why", what=waiting), "good")
