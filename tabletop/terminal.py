@@ -85,16 +85,8 @@ def _line_tail(card: ScoreCard, line: str, sheet: Sheet, settings: MatheMeisterS
 
 def render_score(card: ScoreCard) -> str:
     """The END GAME SCORING table (MM-11)."""
-    rows = [
-        ("+ Row Even Sums", card.row_even_sums),
-        ("+ Column Odd Sums", card.column_odd_sums),
-        ("+ Unspent Coins x 10", card.unspent_coins_x10),
-        ("+ Row & Column Stars", card.stars),
-        ("- Row Odd Sums", card.row_odd_sums),
-        ("- Column Even Sums", card.column_even_sums),
-    ]
     lines = ["END GAME SCORING"]
-    lines += [f"  {name:<24}{value:>7}" for name, value in rows]
+    lines += [f"  {name:<24}{value:>7}" for name, value in card.rows]
     lines.append(f"  {'Final Score':<24}{card.total:>7}")
     return "\n".join(lines)
 

@@ -232,6 +232,24 @@ def test_golden_total_through_the_engine(golden_played: Any, layout: Layout) -> 
     assert again["breakdown"] == GOLDEN_BREAKDOWN
 
 
+def test_golden_end_game_scoring_table_as_the_terminal_prints_it(golden_played: Any) -> None:
+    """MM-11: the terminal game's table, the paper sheet's rows in its order, signed."""
+    from tabletop.terminal import render_score
+
+    card = score_sheet(golden_played.sheets[0], golden_played.settings)
+    table = [
+        ("+ Row Even Sums", 34),
+        ("+ Column Odd Sums", 24),
+        ("+ Unspent Coins x 10", 70),
+        ("+ Row & Column Stars", 20),
+        ("- Row Odd Sums", 20),
+        ("- Column Even Sums", 28),
+        ("Final Score", 100),
+    ]
+    printed = [line.rsplit(maxsplit=1) for line in render_score(card).splitlines()[1:]]
+    assert [(words.strip(), int(n)) for words, n in printed] == table
+
+
 @pytest.mark.parametrize(
     ("change", "total"),
     [
