@@ -20,13 +20,6 @@ from tests.mm_play import play_round
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The few tests marked ``slow`` (over about 15 s on a 2-core machine) run first, the
-    rest in their order: on two processes (pytest-xdist's worksteal) a long test then
-    never starts last while the other process has nothing left to do."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
 @pytest.fixture
 def layout() -> Layout:
     """The default tracking sheet from ``tabletop/assets/mathe_meister/sheet.toml`` (MM-1, MM-2)."""
