@@ -254,9 +254,10 @@ class MecsPlay(TableController):
             goal = "shown" if state.objective is not None else goal
         return child_message(f"mecs.goal.{goal}", facts, deck=DECK_NAMES[s.deck])
 
-    def goal(self) -> str | None:
-        """The objective card shown, in words (challenge mode, MECS-6)."""
-        number = self.state.objective
+    def goal(self, number: int | None = None) -> str | None:
+        """An objective card in words (challenge mode, MECS-6): card ``number``, else the
+        one shown; None when neither is."""
+        number = number or self.state.objective
         return None if number is None else objective(number).text
 
     def missed(self) -> str:
@@ -448,9 +449,8 @@ class MecsPlay(TableController):
             data, seat, what = event.data, event.seat, event.code
             winner = seat if seat is not None else 0  # a score's seat (0: the deal's)
             facts = {**data, "name": self.name(winner), "area": render(data.get("area", ()))}
-            number = data.get("objective") or self.state.objective  # MECS-6: the card's words
             facts |= {
-                "goal": objective(number).text if number else "the next objective",
+                "goal": self.goal(data.get("objective")) or "the next objective",
                 "card": LABEL.get(data.get("card", "")),
                 "of": self.settings.objectives,
                 "names": and_joined([self.name(s) for s in data.get("tied", ())]),
