@@ -9,10 +9,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import threading
 import types
 import typing
+from collections import OrderedDict
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from typing import Any, TypeVar
 
 from tabletop.engine.errors import BadInput
@@ -28,16 +31,16 @@ OMIT_DEFAULT = "omit_default"
 
 def encode(value: Any) -> JSON:
     """Plain JSON data for a dataclass tree (Fractions become ``"a/b"`` strings)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, JSON] = {}
-        for f in dataclasses.fields(value):
-            item = getattr(value, f.name)
-            if f.metadata.get(OMIT_DEFAULT) and item == f.default:
-                continue  # a field added later, at its default: old logs keep their digests
-            out[f.name] = encode(item)
-        return out
     if isinstance(value, bool | int | str) or value is None:
         return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, JSON] = {}
+        for name, omitted, default in _fields(type(value)):
+            item = getattr(value, name)
+            if omitted and item == default:
+                continue  # a field added later, at its default: old logs keep their digests
+            out[name] = encode(item)
+        return out
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, frozenset | set):
@@ -47,6 +50,15 @@ def encode(value: Any) -> JSON:
     if isinstance(value, Mapping):
         return {str(k): encode(v) for k, v in value.items()}
     raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+@cache
+def _fields(cls: type) -> tuple[tuple[str, bool, Any], ...]:
+    """A dataclass's fields as :func:`encode` reads them: name, left out at its default,
+    default (worked out once per class: a large state has hundreds of dataclasses)."""
+    return tuple(
+        (f.name, bool(f.metadata.get(OMIT_DEFAULT)), f.default) for f in dataclasses.fields(cls)
+    )
 
 
 def decode(kind: Any, data: JSON, where: str = "value") -> Any:
@@ -175,5 +187,34 @@ def canonical(data: JSON) -> str:
 
 
 def digest(value: Any) -> str:
-    """A short stable fingerprint of a state, used to prove a replay ends the same."""
+    """A short stable fingerprint of a state, used to prove a replay ends the same.
+
+    A frozen dataclass (every game state: the engines' states are immutable) is
+    fingerprinted once per object: the journal and the table ask again for the same
+    states at every write, and a large table's state takes milliseconds to encode."""
+    if not _frozen(value):
+        return _fingerprint(value)
+    with _DIGESTS_LOCK:
+        kept = _DIGESTS.get(id(value))
+        if kept is not None and kept[0] is value:
+            return kept[1]
+    text = _fingerprint(value)
+    with _DIGESTS_LOCK:  # the object is kept with it, so its id is not reused meanwhile
+        _DIGESTS[id(value)] = (value, text)
+        while len(_DIGESTS) > _DIGESTS_KEPT:
+            _DIGESTS.popitem(last=False)
+    return text
+
+
+_DIGESTS: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+_DIGESTS_LOCK = threading.Lock()
+_DIGESTS_KEPT = 256
+
+
+def _frozen(value: Any) -> bool:
+    params = getattr(type(value), "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
+
+
+def _fingerprint(value: Any) -> str:
     return hashlib.sha256(canonical(encode(value)).encode()).hexdigest()[:16]

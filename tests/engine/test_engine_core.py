@@ -130,6 +130,22 @@ def test_codec_digest_changes_with_state(game: Any, settings: Any) -> None:
     assert digest(rolled) == digest(game.apply(state, Roll((1, 1)))[0])
 
 
+def test_codec_digest_of_a_state_is_kept_and_of_anything_else_worked_out_each_time(
+    game: Any, settings: Any
+) -> None:
+    """A state (a frozen dataclass) is fingerprinted once per object; equal states have
+    equal digests, and a mutable value's digest follows its changes."""
+    state = game.new_game(settings(), 1)
+    first = digest(state)
+    assert digest(state) == first
+    assert digest(decode(MatheMeisterState, encode(state), "state")) == first  # another object
+    data = {"dice": [1, 2]}
+    before = digest(data)
+    data["dice"].append(3)
+    assert digest(data) != before
+    assert digest(data) == digest({"dice": [1, 2, 3]})
+
+
 def test_codec_fractions_encode_as_exact_text() -> None:
     result = Result((Fraction(7, 2), Fraction(-3), Fraction(0)), (1, 3, 2), "x")
     data = encode(result)
