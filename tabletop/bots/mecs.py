@@ -134,7 +134,7 @@ def templates() -> tuple[Template, ...]:
             sides.append([*x, "+", *y])
     equations: list[list[str]] = []
     for left in sides:
-        value = evaluate([*left, "EQ", *left]).answer  # set exactly when the side is sound
+        value = value_of(left)  # None unless the side is sound
         limit = 999 if len(left) <= 5 else 99
         if value is not None and value.denominator == 1 and 0 <= value <= limit:
             equations.append([*left, "EQ", *str(value.numerator)])
