@@ -83,6 +83,24 @@ def test_dice_each_modes_line_is_the_sentence_tables() -> None:
     assert CHILD_MESSAGES["dice.how_tap"] == "Tap what each die shows."
 
 
+def test_dice_the_cameras_line_is_the_sentence_tables() -> None:
+    """Round 36 (issue 21): what the camera's line says it sees (nothing yet, no dice,
+    not two, a die it cannot read) was English in dice.py; it is the table's."""
+    one = DieSeen(4, (0, 0, 10, 10))
+    cases = {
+        None: CHILD_MESSAGES["dice.looking"],
+        Seen((), 1.0): CHILD_MESSAGES["dice.none_seen"],
+        Seen((one,) * 3, 1.0): "I see 3 dice. I need exactly two.",
+        Seen((one, DieSeen(None, (20, 0, 30, 10), 0.3)), 1.0): CHILD_MESSAGES["dice.tilted"],
+    }
+    for seen, words in cases.items():
+        app, _ = dice_app(seen)
+        assert app.stack.top.reading()[0] == words
+    assert CHILD_MESSAGES["dice.looking"] == (
+        "Roll both dice on the table under the camera. I am looking\u2026"
+    )
+
+
 def test_dice_thats_wrong_lets_the_child_correct_it() -> None:
     app, auto = dice_app(photo_seen("three_15"))
     auto.tap("wrong")

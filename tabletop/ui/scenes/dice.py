@@ -252,14 +252,13 @@ class DiceScene(Screen):
         if self.mode != "camera":
             return "", m.text, p.ink
         if self.seen is None:
-            return "Roll both dice on the table under the camera. I am looking\u2026", m.big, p.ink
+            return child_message("dice.looking"), m.big, p.ink
         n = len(self.seen.dice)
         if n != 2:
-            many = f"I see {plural(n, 'die', 'dice')}. I need exactly two."
-            return "I can't see any dice yet." if n == 0 else many, m.text, p.bad
+            many = child_message("dice.not_two", dice=plural(n, "die", "dice"))
+            return child_message("dice.none_seen") if n == 0 else many, m.text, p.bad
         if not self.seen.readable:
-            tilted = "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\"."
-            return tilted, m.small, p.bad
+            return child_message("dice.tilted"), m.small, p.bad
         return "I read these dice:", m.text, p.ink
 
     def _draw_camera(self, surface: pygame.Surface) -> None:
