@@ -145,3 +145,16 @@ def test_results_title_and_reason_and_the_other_common_lines_are_the_sentence_ta
     for digit in "2468":
         auto.tap(f"key.{digit}")
     assert auto.top.title == CHILD_MESSAGES["ui.teacher_menu"] == "Teacher: what do you want to do?"
+
+
+def test_results_a_game_stopped_for_time_is_one_line_from_the_sentence_table() -> None:
+    """Round 36 (issue 21): the station screen's line for a game stopped for time (the
+    others' places, a child alone's score) was English in rotation.py; it is the table's."""
+    from tabletop.ui.messages import child_message
+    from tabletop.ui.scenes.rotation import outcome_line
+
+    shared = outcome_of(result((4, 4, 1), (1, 1, 3)), NAMES)
+    third = child_message("ui.station_place", place="3rd", name="Cy")
+    assert outcome_line(shared) == f"Ana and Ben share first place! {third}" and third == "3rd: Cy."
+    alone = outcome_of(result((23,), (1,)), ["Mia"], score=lambda s: f"{s} pts")
+    assert outcome_line(alone) == child_message("ui.station_scored", name="Mia", score="23 pts")

@@ -462,8 +462,9 @@ def outcome_line(outcome: Outcome) -> str:
     a child alone, their score."""
     rows = sorted(outcome.rows, key=lambda r: (r.place, r.seat))
     if len(rows) == 1:
-        return f"{rows[0].name} scored {rows[0].score}."
-    rest = (f"{ordinal(r.place)}: {r.name}." for r in rows if r.place > 1)
+        return child_message("ui.station_scored", name=rows[0].name, score=rows[0].score)
+    later = [r for r in rows if r.place > 1]  # the title names who came first
+    rest = (child_message("ui.station_place", place=ordinal(r.place), name=r.name) for r in later)
     return " ".join([outcome.title, *rest])
 
 
