@@ -140,9 +140,9 @@ class Scene:
         if not text.strip() or not all(scene.speaks for scene in (*under, self)):
             return
         if step:
-            self.ctx.speaker.step(text)
+            self.ctx.speaker.step(text, by=self)
         else:
-            self.ctx.speaker.say(text, after=after)
+            self.ctx.speaker.say(text, after=after, by=self)
 
     @property
     def m(self) -> Metrics:
@@ -225,7 +225,7 @@ class SceneStack:
 
     def pop(self, result: Any = None) -> Scene:
         scene = self._scenes.pop()
-        scene.exit()
+        self._leave(scene)
         if self._scenes:
             self._scenes[-1].resume(result)
         return scene
@@ -233,9 +233,13 @@ class SceneStack:
     def replace(self, scene: Scene) -> Scene | None:
         old = self._scenes.pop() if self._scenes else None
         if old is not None:
-            old.exit()
+            self._leave(old)
         self._show(scene)
         return old
+
+    def _leave(self, scene: Scene) -> None:
+        scene.exit()
+        scene.ctx.speaker.left(scene)  # what it was saying is cut
 
     def _show(self, scene: Scene) -> None:
         self._scenes.append(scene)
@@ -245,7 +249,7 @@ class SceneStack:
     def unwind_to(self, kind: type[Scene], result: Any = None) -> None:
         """Pop every scene above the topmost ``kind`` scene (it resumes once)."""
         while len(self._scenes) > 1 and not isinstance(self._scenes[-1], kind):
-            self._scenes.pop().exit()
+            self._leave(self._scenes.pop())
         if self._scenes:
             self._scenes[-1].resume(result)
 

@@ -66,10 +66,10 @@ def title_of(result: Result, names: Sequence[str]) -> str:
     """ "Ana wins!", "Ana and Ben share first place!" or "It's a draw!"."""
     winners = [names[s] for s in sorted(result.winners)]
     if len(names) > 1 and len(winners) == len(names):
-        return "It's a draw!"
+        return child_message("ui.draw")
     if len(winners) == 1:
-        return f"{winners[0]} wins!"
-    return f"{and_joined(winners)} share first place!"
+        return child_message("ui.wins", name=winners[0])
+    return child_message("ui.share_first", names=and_joined(winners))
 
 
 def outcome_of(
@@ -91,7 +91,7 @@ def outcome_of(
     why = reason if reason is not None else result.reason
     return Outcome(
         title_of(result, names),
-        f"The game ended because {why}." if why else "",
+        child_message("ui.ended_because", why=why) if why else "",
         rows,
         winner_line(result, names),
         list(lines),

@@ -5,7 +5,8 @@ sentence table, ``tabletop.ui.messages``, and each game's prompts), spoken by
 **espeak-ng** (Debian package ``espeak-ng``, installed by ``systemd/install.sh``) as WAV
 clips played through ``pygame.mixer`` on a channel of their own, so speech never talks
 over itself: a new prompt (:meth:`Speaker.say`) cuts the old one, the next step a table
-shows (:meth:`Speaker.step`) waits its turn, and a new step replaces the last one. Clips
+shows (:meth:`Speaker.step`) waits its turn, a new step replaces the last one, and a
+screen that leaves cuts what it was saying (:meth:`Speaker.left`). Clips
 are rendered on a worker thread (the screen never waits for espeak-ng) and kept (the
 same sentences come back all game).
 
@@ -146,6 +147,8 @@ class Speaker:
         self._ended: OrderedDict[str, None] = OrderedDict()  # said to their end since asked
         # for (the last CLIPS_KEPT, as the clips: a sentence is not kept all the app's life)
         self._step: str | None = None  # the last step asked for since the last prompt
+        self._by: dict[str, object] = {}  # who asked for each sentence said or waiting
+        self._leaving: set[str] = set()  # theirs, cut at the next frame (:meth:`left`)
         # one worker thread, started on the first sentence (None: render on the caller's)
         self._pool = ThreadPoolExecutor(1, "speech") if threaded else None
 
@@ -163,13 +166,19 @@ class Speaker:
 
     # -- asking it to speak ---------------------------------------------------------------
 
-    def say(self, text: str, *, after: bool = False) -> None:
+    def say(self, text: str, *, after: bool = False, by: object = None) -> None:
         """Speak ``text`` now: cut what is being said and drop what waits; ``after``: once
         what is being said and the prompts that wait are said (a game's last move before
-        its results), dropping only the step that waits."""
-        self._ask(text, cut=True, after=after)
+        its results), dropping only the step that waits; ``by``: who asks (:meth:`left`)."""
+        self._ask(text, cut=True, after=after, by=by)
 
-    def step(self, text: str) -> None:
+    def left(self, by: object) -> None:
+        """``by`` (a scene) left the screen: what it is saying and what it left waiting are
+        cut at the next frame, unless a prompt that asks to come ``after`` them (the
+        results after a game's last move) comes first."""
+        self._leaving |= {text for text, who in self._by.items() if who is by}
+
+    def step(self, text: str, *, by: object = None) -> None:
         """Speak ``text``, the next step, after what is being said and what waits; it
         replaces the last step asked for since the last prompt, cut if it is being said,
         dropped if it waits (a prompt is never cut by a step: what replaces a prompt the
@@ -181,12 +190,15 @@ class Speaker:
             elif old == self._current and self._busy():
                 self._current = None
                 self.player.stop()
-        self._ask(text, cut=False)
+        self._ask(text, cut=False, by=by)
 
-    def _ask(self, text: str, *, cut: bool, after: bool = False) -> None:
+    def _ask(self, text: str, *, cut: bool, after: bool = False, by: object = None) -> None:
         text = " ".join(text.split())
         if not text:
             return
+        self._leaving = set() if after else self._leaving - {text}
+        self._by = {t: who for t, who in self._by.items() if t in (self._current, *self._waiting)}
+        self._by[text] = by
         self.said.append(text)
         self._ended.pop(text, None)
         step = self._step  # the step waiting, if any: a prompt drops it (below)
@@ -214,6 +226,7 @@ class Speaker:
         """Silence, now (a screen that leaves, the sound switched off)."""
         self._settle()
         self._waiting.clear()
+        self._leaving.clear()
         self._current = None
         if self.player is not None:
             self.player.stop()
@@ -224,6 +237,12 @@ class Speaker:
         """Start the next sentence once its clip is rendered and the last one has ended;
         one that cannot be rendered is skipped (logged)."""
         self._settle()
+        if self._leaving:  # what a screen that left was saying (:meth:`left`)
+            self._waiting = deque(t for t in self._waiting if t not in self._leaving)
+            if self._current in self._leaving and self._busy():
+                self._current = None
+                self.player.stop()
+            self._leaving.clear()
         while self.on and self._waiting and not self._busy():
             text = self._waiting[0]
             job = self._clips.get(text) or self._want(text)  # gone from the kept ones: again

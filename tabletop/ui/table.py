@@ -357,7 +357,7 @@ class TableScene(Scene):
             self.play.undo()
             return
         undo = UNDO if self.can_undo() else ()
-        menu = menu or Ask("undo", "Teacher: what do you want to do?", undo, rows=2)
+        menu = menu or Ask("undo", child_message("ui.teacher_menu"), undo, rows=2)
         menu = replace(menu, choices=menu.choices + more)
         dialog = ask_dialog(self.ctx, menu, self.card_face)
         dialog.speaks = False  # a teacher's screen: not read out to the class

@@ -202,7 +202,7 @@ def test_controller_keeps_the_message_once_and_the_scene_says_each_new_one() -> 
     spoken: list[str] = []
     scene = TableScene.__new__(TableScene)
     speaker = SimpleNamespace(
-        say=lambda text, after=False: spoken.append(text),
+        say=lambda text, after=False, by=None: spoken.append(text),
         finished=lambda text: False,  # cannot tell
     )
     scene.ctx = SimpleNamespace(speaker=speaker, stack=[])  # not pushed yet: it speaks

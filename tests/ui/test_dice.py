@@ -10,7 +10,7 @@ import pytest
 from tabletop.ui.camera import DiceCamera, PipelineCamera, as_die_seen, to_rgb
 from tabletop.ui.input import DieSeen, Seen, Tap
 from tabletop.ui.messages import CHILD_MESSAGES
-from tabletop.ui.scenes.dice import MODES, DiceResult, DiceScene
+from tabletop.ui.scenes.dice import DiceResult, DiceScene
 from tests.ui.scenery import SIZES, make_app, photo_seen, start_solo
 from tests.ui.test_speech import speaker
 
@@ -66,6 +66,39 @@ def test_dice_screen_says_the_round_what_to_do_and_each_new_reading() -> None:
     auto.tap("done")  # the next round's dice screen: after "Round 1 is over."
     assert isinstance(app.stack.top, DiceScene) and game is not app.stack.top
     assert voice.said[-1] == "Round 1 is over. Round 2: roll both dice under the camera."
+
+
+def test_dice_each_modes_line_is_the_sentence_tables() -> None:
+    """Round 36 (issue 21): the line under the title (how this screen gets the dice) was
+    English in dice.py; it is the table's, shown and said the same."""
+    app = make_app(camera=True)
+    app.ctx.camera.next = None
+    voice, _ = speaker()
+    app.ctx.speaker = voice
+    start_solo(app)
+    scene = app.stack.top
+    for mode in ("tap", "virtual", "camera"):
+        scene.press(f"mode.{mode}")
+        assert voice.said[-1].startswith(CHILD_MESSAGES[f"dice.how_{mode}"])  # then a reading
+    assert CHILD_MESSAGES["dice.how_tap"] == "Tap what each die shows."
+
+
+def test_dice_the_cameras_line_is_the_sentence_tables() -> None:
+    """Round 36 (issue 21): what the camera's line says it sees (nothing yet, no dice,
+    not two, a die it cannot read) was English in dice.py; it is the table's."""
+    one = DieSeen(4, (0, 0, 10, 10))
+    cases = {
+        None: CHILD_MESSAGES["dice.looking"],
+        Seen((), 1.0): CHILD_MESSAGES["dice.none_seen"],
+        Seen((one,) * 3, 1.0): "I see 3 dice. I need exactly two.",
+        Seen((one, DieSeen(None, (20, 0, 30, 10), 0.3)), 1.0): CHILD_MESSAGES["dice.tilted"],
+    }
+    for seen, words in cases.items():
+        app, _ = dice_app(seen)
+        assert app.stack.top.reading()[0] == words
+    assert CHILD_MESSAGES["dice.looking"] == (
+        "Roll both dice on the table under the camera. I am looking\u2026"
+    )
 
 
 def test_dice_thats_wrong_lets_the_child_correct_it() -> None:
@@ -222,7 +255,7 @@ def test_dice_back_button_on_screen_leads_back_to_the_table(size, mode: str) -> 
     assert back.rect.height >= m.touch
     fonts = app.ctx.painter.fonts
     assert m.u(16) + fonts.font(m.title, True).size(scene.title)[0] < back.rect.left
-    lines = [*(line for _, line in MODES.values()), *DICE_SAYS]  # under the title
+    lines = DICE_SAYS  # under the title: each mode's line (dice.how_*) among them
     assert max(m.u(18) + fonts.font(m.small, False).size(t)[0] for t in lines) < back.rect.left
     assert not any(back.rect.colliderect(b.rect) for b in scene.buttons if b is not back)
     auto.tap("back")

@@ -116,3 +116,45 @@ def test_results_long_name_is_whole_at_16px_or_more(size: tuple[int, int]) -> No
     assert " ".join(words for words, _ in name) == names[0]
     assert min(px for _, px in name) >= 16 * size[1] // 480
     pygame.display.quit()
+
+
+def test_results_title_and_reason_and_the_other_common_lines_are_the_sentence_tables() -> None:
+    """Round 36 (issue 21): the results' title lines and "The game ended because ...",
+    the teacher menu's title and the setup form's bot line were English in the app's
+    modules; they are the sentence table's (the same words, checked here too)."""
+    from tabletop.ui.messages import CHILD_MESSAGES, child_message
+    from tabletop.ui.scenes.form import Cards
+    from tabletop.ui.scenes.rotation import outcome_line
+    from tests.ui.scenery import start_solo
+    from tests.ui.test_rotation_screens import rotation_app
+
+    assert title_of(result((5, 9, 2), (2, 1, 3)), NAMES) == child_message("ui.wins", name="Ben")
+    assert title_of(result((4, 4, 4), (1, 1, 1)), NAMES) == CHILD_MESSAGES["ui.draw"]
+    shared = child_message("ui.share_first", names="Ana and Ben")
+    assert title_of(result((4, 4, 1), (1, 1, 3)), NAMES) == shared
+    out = outcome_of(result((5, 9, 2), (2, 1, 3)), NAMES)
+    assert out.reason == child_message("ui.ended_because", why="the deck ran out")
+    assert outcome_line(out) == f"{child_message('ui.wins', name='Ben')} 2nd: Ana. 3rd: Cy."
+    bot, real = CHILD_MESSAGES["setup.bot_cards"], CHILD_MESSAGES["setup.real_cards"]
+    assert Cards().why_with_bot == f"{bot} {real}"
+    assert Cards().why_with_bot.endswith("For real cards, tap the bot and choose a child.")
+    app = rotation_app(station=0)[0]  # Mathe-Meister alone, a rotation running: the menu
+    auto = start_solo(app)
+    auto.tap_dice((3, 5))
+    auto.tap("teacher")
+    for digit in "2468":
+        auto.tap(f"key.{digit}")
+    assert auto.top.title == CHILD_MESSAGES["ui.teacher_menu"] == "Teacher: what do you want to do?"
+
+
+def test_results_a_game_stopped_for_time_is_one_line_from_the_sentence_table() -> None:
+    """Round 36 (issue 21): the station screen's line for a game stopped for time (the
+    others' places, a child alone's score) was English in rotation.py; it is the table's."""
+    from tabletop.ui.messages import child_message
+    from tabletop.ui.scenes.rotation import outcome_line
+
+    shared = outcome_of(result((4, 4, 1), (1, 1, 3)), NAMES)
+    third = child_message("ui.station_place", place="3rd", name="Cy")
+    assert outcome_line(shared) == f"Ana and Ben share first place! {third}" and third == "3rd: Cy."
+    alone = outcome_of(result((23,), (1,)), ["Mia"], score=lambda s: f"{s} pts")
+    assert outcome_line(alone) == child_message("ui.station_scored", name="Mia", score="23 pts")

@@ -31,7 +31,7 @@ from tabletop.ui.app import App, Scene
 from tabletop.ui.autoplay import Autoplayer
 from tabletop.ui.games.mathe_meister.setup import mode_target
 from tabletop.ui.input import Back, Release, Tap
-from tabletop.ui.messages import child_message
+from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.saves import GameSave, seat_infos
 from tabletop.ui.scenes.form import FormScene
 from tabletop.ui.scenes.home import HomeScene
@@ -1088,6 +1088,38 @@ def test_rotation_screens_render_at_both_sizes(size, tmp_path: Path) -> None:
         for b in scene.targets():
             assert app.canvas.get_rect().contains(b.rect), (type(scene).__name__, b.name)
             assert min(b.rect.size) >= m.touch, (type(scene).__name__, b.name, b.rect)
+
+
+def test_rotation_station_screens_sentences_are_the_tables(monkeypatch) -> None:
+    """Round 36 (issue 21): the station screen's sentences (no group here, time's up,
+    all done, a game that cannot start, the rotation not saved) were English in its
+    module; they are the sentence table's, shown and said the same."""
+    import tabletop.ui.games as games
+    from tabletop.ui.scenes import rotation
+
+    plan = Plan((Station("mecs"), Station("math-arena")), ("Red",), minutes=5, transition=0)
+    app, wall, runner = rotation_app(station=1, plan=plan)
+    screen = StationScene(app.ctx, runner)
+    rests = child_message("ui.station_rests", title=runner.title)
+    assert screen.welcome()[:2] == (CHILD_MESSAGES["ui.station_no_group"], rests)
+    assert rests == f"{runner.title} rests."
+    assert CHILD_MESSAGES["ui.station_not_saved"] == rotation.SAVE_FAILED
+    wall.advance(5 * MIN)
+    app.step()
+    monkeypatch.setattr(games, "game_app", lambda game: None)
+    app.stack.top.press("start")
+    assert app.stack.top.message == CHILD_MESSAGES["ui.station_cannot_start"]
+    wall.advance(5 * MIN)
+    app.step()
+    screen = app.stack.top
+    done = (CHILD_MESSAGES["ui.station_all_done"], CHILD_MESSAGES["ui.station_over"], "")
+    assert screen.leaving() == child_message("ui.station_well_done", group="Group Red")
+    assert screen.welcome() == done and app.ctx.speaker.said[-1].endswith(" ".join(done[:2]))
+    drawn: list[str] = []
+    at = pygame.Rect(0, 0, 1, 1)
+    monkeypatch.setattr(app.ctx.painter, "text", lambda s, t, *a, **k: drawn.append(t) or at)
+    screen.draw(pygame.Surface(app.ctx.metrics.size))
+    assert drawn[0] == CHILD_MESSAGES["ui.station_time_up"] == "Time's up!"
 
 
 def test_rotation_leaving_a_station_game_goes_back_to_the_station_screen() -> None:

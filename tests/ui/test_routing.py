@@ -10,6 +10,7 @@ import pygame
 from hardware.buttons import SeatPressed
 from tabletop.ui.app import App
 from tabletop.ui.input import Back, InputEvent, Key, Tap
+from tabletop.ui.messages import CHILD_MESSAGES, child_message
 from tabletop.ui.scenes.common import Confirm, route_to_press
 from tabletop.ui.scenes.numpad import NumPad
 from tabletop.ui.scenes.pin import PinPad
@@ -43,6 +44,25 @@ def test_routing_number_pad_takes_keys_and_says_why_a_key_is_off() -> None:
     key(app, "", "backspace")
     key(app, "", "return")
     assert under.results == [12]
+
+
+def test_routing_number_pad_says_its_refusals_from_the_sentence_table() -> None:
+    """Round 36 (issue 21): the pad's refusals were English in its module; each is the
+    table's sentence, so the screen and the speaker say the same words."""
+    app = make_app()
+    app.stack.push(Recorder(app.ctx))
+    pad = NumPad(app.ctx, "Count", negative=False, max_digits=2)
+    app.stack.push(pad)
+    said = []
+    for name in ("-", "/", "return", "1", "2"):
+        key(app, "" if name == "return" else name, name)
+        said.append(pad.message)
+    key(app, "3")
+    assert pad.typed == "12" and pad.message == child_message("ui.pad_full")
+    codes = ("ui.pad_minus", "ui.pad_frac", "ui.pad_ok")
+    assert said == [*(CHILD_MESSAGES[c] for c in codes), "", ""]
+    assert said[0] == "This answer cannot be below zero."
+    assert app.ctx.speaker.said[-1] == CHILD_MESSAGES["ui.pad_full"]
 
 
 def test_routing_pin_pad_types_digits_from_the_keyboard() -> None:

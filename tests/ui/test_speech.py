@@ -619,6 +619,42 @@ def test_speech_the_results_places_that_wait_go_with_the_next_screens_words() ->
     )
 
 
+def test_speech_leaving_a_screen_cuts_what_it_was_saying() -> None:
+    """Round 36 (issue 21: a prompt is cut when the next one replaces it): Home from the
+    results left their words playing, and their places waiting, over Home, which says
+    nothing. A scene that leaves cuts what it said and left waiting (at the next frame);
+    the results still wait for the game's last move (they ask to be heard after it); a
+    dialog that closes is cut, and a silent teacher's screen cuts nothing."""
+    from tabletop.ui.scenes.common import Confirm
+    from tabletop.ui.scenes.settings import SettingsScene
+    from tests.ui.scenery import Recorder
+
+    app, auto, _, results, (voice, channel) = math_attack_ended()
+    channel.finish()
+    app.step()
+    words, places = voice.said[-2:]
+    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    auto.tap("home")
+    app.step()
+    assert app.stack.top is not results and channel.playing is None and not voice._waiting
+    assert places not in voice.spoken
+    under = Recorder(app.ctx)
+    app.stack.push(under)
+    under.message = "Ana: show your cards."
+    app.stack.push(Confirm(app.ctx, "Splash: new round?"))
+    app.step()
+    assert channel.playing == b"Splash: new round?"
+    app.stack.pop()
+    app.step()
+    assert channel.playing is None
+    under.message = "Ana: show your cards."
+    app.step()
+    app.stack.push(SettingsScene(app.ctx))
+    app.stack.pop()
+    app.step()
+    assert channel.playing == b"Ana: show your cards."
+
+
 def test_speech_a_prompt_the_line_no_longer_shows_is_cut_for_what_it_shows() -> None:
     """Mathe-Meister alone: "Now tap a white box for the 3." played on after the box was
     tapped, the step the line then showed waiting behind it. A prompt is cut once the line

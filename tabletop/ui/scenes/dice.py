@@ -28,11 +28,7 @@ from tabletop.ui.widgets import Button, grid
 log = logging.getLogger(__name__)
 
 CAMERA_FAILED = child_message("dice.camera_failed")
-MODES = {  # each mode's button, and the line under the title
-    "camera": ("Camera", "The camera reads the dice. Check the numbers."),
-    "tap": ("Tap the dice", "Tap what each die shows."),
-    "virtual": ("Roll for me", "The device rolls two dice."),
-}
+MODES = {"camera": "Camera", "tap": "Tap the dice", "virtual": "Roll for me"}  # the buttons
 
 
 @dataclass(frozen=True)
@@ -106,7 +102,7 @@ class DiceScene(Screen):
             Button(
                 f"mode.{k}", rect, again.get(k, label), on.get(k, True), "toggle", k == self.mode
             )
-            for rect, (k, (label, _)) in zip(cells, MODES.items(), strict=True)
+            for rect, (k, label) in zip(cells, MODES.items(), strict=True)
         ]  # Back at the top right, where the table has Leave
         back = pygame.Rect(W - m.u(16) - m.u(88), m.u(8), m.u(88), m.u(50))
         self.buttons.append(Button("back", back, "Back", kind="quiet"))
@@ -149,7 +145,7 @@ class DiceScene(Screen):
         reading, seen = self.reading()[0], self.seen
         if reading and seen is not None and seen.readable and len(seen.dice) == 2:
             reading = f"{reading} {seen.values[0]} and {seen.values[1]}."
-        told = (self.title, self.note or MODES[self.mode][1], reading)
+        told = (self.title, self.note or child_message(f"dice.how_{self.mode}"), reading)
         new = [t for t, old in zip(told, self.heard or told, strict=True) if t and t != old]
         self.heard = told
         self.speak(sentences(*new))
@@ -230,7 +226,7 @@ class DiceScene(Screen):
     # -- drawing ---------------------------------------------------------------------------------
 
     def draw(self, surface: pygame.Surface) -> None:
-        subtitle = self.message or self.note or MODES[self.mode][1]
+        subtitle = self.message or self.note or child_message(f"dice.how_{self.mode}")
         painter = self.backdrop(surface, self.title, subtitle, bad=bool(self.message))
         m, p = self.m, painter.p
         for b in self.buttons:
@@ -256,14 +252,13 @@ class DiceScene(Screen):
         if self.mode != "camera":
             return "", m.text, p.ink
         if self.seen is None:
-            return "Roll both dice on the table under the camera. I am looking\u2026", m.big, p.ink
+            return child_message("dice.looking"), m.big, p.ink
         n = len(self.seen.dice)
         if n != 2:
-            many = f"I see {plural(n, 'die', 'dice')}. I need exactly two."
-            return "I can't see any dice yet." if n == 0 else many, m.text, p.bad
+            many = child_message("dice.not_two", dice=plural(n, "die", "dice"))
+            return child_message("dice.none_seen") if n == 0 else many, m.text, p.bad
         if not self.seen.readable:
-            tilted = "I can't read a die. Is it tilted? Roll again, or tap \"That's wrong\"."
-            return tilted, m.small, p.bad
+            return child_message("dice.tilted"), m.small, p.bad
         return "I read these dice:", m.text, p.ink
 
     def _draw_camera(self, surface: pygame.Surface) -> None:

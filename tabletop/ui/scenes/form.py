@@ -47,6 +47,7 @@ from tabletop.ui.scenes.common import Item, Row, Screen, spread, toggles
 from tabletop.ui.scenes.names import NameScene
 from tabletop.ui.scenes.rules import ChoiceGrid, RulesPage, RulesScene
 from tabletop.ui.scenes.signin import sign_in
+from tabletop.ui.speech import sentences
 from tabletop.ui.theme import SEAT_COLOURS, Metrics
 from tabletop.ui.widgets import Button, Paged
 
@@ -150,9 +151,8 @@ class Cards:
     default: str = REAL
     with_bot: str | None = VIRTUAL
     without_bot: str | None = None
-    why_with_bot: str = (
-        "A bot can't hold real cards, so with a bot we play with virtual cards."
-        " For real cards, tap the bot and choose a child."
+    why_with_bot: str = sentences(
+        child_message("setup.bot_cards"), child_message("setup.real_cards")
     )
     why_without_bot: str = ""
     real_caption: str = "camera or touch"

@@ -14,6 +14,7 @@ from fractions import Fraction
 import pygame
 
 from tabletop.ui.app import Context
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
@@ -34,11 +35,6 @@ KEYBOARD = {
     "backspace": "num.back",
     "return": "ok",
     "enter": "ok",
-}
-OFF = {
-    "ok": "Type a number first.",
-    "num.minus": "This answer cannot be below zero.",
-    "num.frac": "This answer is a whole number.",
 }
 
 
@@ -120,9 +116,9 @@ class NumPad(Dialog):
             ok.enabled = self.value is not None
 
     def refuse(self, name: str) -> None:
-        """A key that is off: say why."""
+        """A key that is off (OK, minus, the fraction bar): say why."""
         self.ctx.sounds.play("wrong")
-        self.message = OFF.get(name, "")
+        self.message = child_message(f"ui.pad_{name.removeprefix('num.')}")
 
     def press(self, name: str) -> None:
         self.message = ""
@@ -141,7 +137,7 @@ class NumPad(Dialog):
         elif sum(ch.isdigit() for ch in self.typed) < self.max_digits:
             self.typed += name[4:]
         else:
-            self.message = "That number is long enough."
+            self.message = child_message("ui.pad_full")
         self._refresh()
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -30,6 +30,7 @@ from tabletop.engine.errors import TabletopError
 from tabletop.engine.protocol import Result
 from tabletop.store import SeatInfo
 from tabletop.ui.app import STRIP, Context
+from tabletop.ui.messages import child_message
 from tabletop.ui.results import GameResults, Outcome, ordinal, outcome_of
 from tabletop.ui.saves import shown_seat_names
 from tabletop.ui.scenes.common import Screen, home_and_again
@@ -42,7 +43,7 @@ SEATS = 8  # every seat's LED flashes at the warning
 FLASH_STEP = 0.4  # seconds on, seconds off
 FLASH_TOGGLES = 6
 SOUND = "round"  # at the warning and at time up
-SAVE_FAILED = "The rotation could not be saved just now. It keeps running."
+SAVE_FAILED = child_message("ui.station_not_saved")
 WHITE = (255, 255, 255)
 TEACHER_ITEMS = dict(
     extend="More time (+1 minute)", pause="Pause rotation", resume="Resume rotation"
@@ -289,7 +290,7 @@ class StationScene(Screen):
             return None
         nxt = plan.station_of(group, self.ended + 1)
         if nxt is None or self.runner.moment.done:
-            return f"{called(group)}: well done! The rotation is over."
+            return child_message("ui.station_well_done", group=called(group))
         return f"{called(group)}: go to {plan.station_title(nxt)}"
 
     def welcome(self) -> tuple[str, str, str]:
@@ -297,11 +298,12 @@ class StationScene(Screen):
         ``"Group Red,"``, ``"this is Station 2: Math Wars Meta"``, the mode and round."""
         runner, now = self.runner, self.runner.moment
         if now.done:
-            return "All done!", "The station rotation is over. Thank you!", ""
+            return child_message("ui.station_all_done"), child_message("ui.station_over"), ""
         group = runner.group
         rounds = f"Rotation {now.seated + 1} of {runner.plan.count}"
         if group is None:
-            return "No group here now", f"{runner.title} rests.", rounds
+            rests = child_message("ui.station_rests", title=runner.title)
+            return child_message("ui.station_no_group"), rests, rounds
         details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
         return f"{called(group)},", f"this is {runner.title}", " \u00b7 ".join(details)
 
@@ -338,7 +340,7 @@ class StationScene(Screen):
 
             module = game_app(self.station.game)
             if module is None:
-                self.message = "This game cannot start on this device."
+                self.message = child_message("ui.station_cannot_start")
                 log.error("rotation: no screen for %s", self.station.game)
                 return
             scene = module.setup_scene(self.ctx)
@@ -349,7 +351,7 @@ class StationScene(Screen):
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
         surface.fill(p.background)
         # A long station name shrinks, then is cut: the panel below shows it whole.
-        title = "Time's up!" if self.ended is not None else self.runner.title
+        title = child_message("ui.station_time_up") if self.ended is not None else self.runner.title
         room, size = m.width - m.u(32), m.title + m.u(6)
         painter.text(surface, title, (m.u(16), m.u(10)), size, bold=True, max_width=room)
         y, big = m.u(64), m.big + m.u(2)
@@ -460,8 +462,9 @@ def outcome_line(outcome: Outcome) -> str:
     a child alone, their score."""
     rows = sorted(outcome.rows, key=lambda r: (r.place, r.seat))
     if len(rows) == 1:
-        return f"{rows[0].name} scored {rows[0].score}."
-    rest = (f"{ordinal(r.place)}: {r.name}." for r in rows if r.place > 1)
+        return child_message("ui.station_scored", name=rows[0].name, score=rows[0].score)
+    later = [r for r in rows if r.place > 1]  # the title names who came first
+    rest = (child_message("ui.station_place", place=ordinal(r.place), name=r.name) for r in later)
     return " ".join([outcome.title, *rest])
 
 
