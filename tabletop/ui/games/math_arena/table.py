@@ -429,7 +429,7 @@ class ArenaScene(TableScene):
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
         size, count_size, pad = seat_text(painter, row.height)
-        top, name, x = row.top + pad, self.shown(seat, play.name(seat)), chip.right + m.u(8)
+        top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
         room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
         tall = at[1] - painter.fonts.font(count_size, True).get_height() - top
