@@ -1362,3 +1362,40 @@ def test_arena_no_tournament_offer_for_other_players_or_a_won_one(tmp_path) -> N
     from_setup_again(auto3, 2)
     fresh = app3.stack.top
     assert isinstance(fresh, ArenaScene) and fresh.play.tournament == Tournament(2)
+
+
+def test_arena_table_lines_are_the_sentence_tables(monkeypatch) -> None:
+    """Round 36 (issue 21): "Operator card?" under the empty card, what each operator
+    card does under it (ARENA-1), "Get ready..." by the countdown, the number pad's hint
+    and the results' tournament line (ARENA-5) were English in the table's code; they are
+    the sentence table's."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+    from tests.ui.scenery import drawn_texts as rendered
+
+    words = {
+        "table.operator_card": "Which?",
+        "table.get_ready": "Soon!",
+        "table.pad_hint": "Pad {operator} {values}?",
+        "table.tournament": "To {target} after {games}.",
+        "how.Q": "Queen rules.",
+    }
+    for key, text in words.items():
+        monkeypatch.setitem(CHILD_MESSAGES, f"arena.{key}", text)
+    app, auto, scene = arena_app()
+
+    def drawn() -> list[str]:
+        return [t for t, _ in rendered(app.ctx.painter, lambda: app.step(force_draw=True))]
+
+    assert "Which?" in drawn()
+    seen(app, None, "operator", "QD")
+    assert "Queen rules." in drawn()
+    press(app, 0)
+    press(app, 1)
+    assert "Soon!" in drawn()
+    countdown(app)
+    seen(app, 1, "reveal", "10S", "9S")
+    seen(app, 2, "reveal", "7C", "3C")
+    auto.tap("value.0")
+    pad = app.stack.top
+    assert isinstance(pad, NumPad) and pad.hint == "Pad Red Queen 10 and 9?"
+    assert scene.outcome().lines[0] == "To 10 after 1."

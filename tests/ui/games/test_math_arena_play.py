@@ -67,7 +67,7 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
     for seat, pair in enumerate([("5S", "2D"), ("AH", "3C"), ("10D", "9D")]):
         play.cards_seen(seat + 1, "reveal", pair)
     assert play.can_say(0) and "P1, P2 and P3: tap your row" in play.next_step()
-    assert play.ask_value(0) == "Red King: 5 and 2"
+    assert play.ask_value(0) == "Red King: your value for 5 and 2?"
     said = play.value_said(0, 7)
     assert said is not None and said.right and said.question.answer == 7
     assert play.row_text(0) == ("5 + 2 = 7 \u2713", "good", True)

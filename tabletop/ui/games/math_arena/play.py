@@ -511,7 +511,9 @@ class ArenaPlay(TableController):
         op = self.state.operator
         assert op is not None
         self.asked_at = self.clock()
-        return f"{operator_name(op, title=True)}: {self.values(seat)}"
+        return child_message(
+            "arena.table.pad_hint", values=self.values(seat), operator=operator_name(op, title=True)
+        )
 
     def values(self, seat: int) -> str:
         """``5 and 2``: the values of a seat's two cards, the larger first."""

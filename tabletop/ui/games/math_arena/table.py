@@ -68,11 +68,6 @@ CARD_BACK = (0, 90, 150)
 SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
 RULES = load_rules("math_arena")
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-HOW = {
-    "K": "King: add the two cards.",
-    "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
-    "J": "Jack: the bigger card minus the smaller.",
-}
 
 
 def card_label(card: str) -> str:
@@ -311,10 +306,11 @@ class ArenaScene(TableScene):
         names = [name for name, _ in play.seats]  # as the game has them: the closing line
         shown = [self.shown(s, name) for s, name in enumerate(names)]  # namesakes apart
         t, gained = self.tournament_after(), tournament_points(result.places)
-        lines = [f"Tournament: first to {t.target} points, {t.games} played."]
+        lines = [child_message("arena.table.tournament", target=t.target, games=t.games)]
         lines += [f"{shown[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
         if t.over:
-            lines.append(f"{and_joined([shown[s] for s in t.winners])} won the tournament!")
+            won = and_joined([shown[s] for s in t.winners])
+            lines.append(child_message("arena.table.tournament_won", names=won))
         score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
         return outcome_of(result, names, score=score, reason=reason, lines=lines)
 
@@ -393,7 +389,8 @@ class ArenaScene(TableScene):
         draw_card(painter, surface, rect, op, face="up" if op else "empty", big=True)
         under = (rect.centerx, rect.bottom + m.u(6))
         if op is None:
-            painter.text(surface, "Operator card?", under, m.text, bold=True, anchor="midtop")
+            asked = child_message("arena.table.operator_card")
+            painter.text(surface, asked, under, m.text, bold=True, anchor="midtop")
         else:
             ink = RED_INK if op[-1] in RED_SUITS else p.ink
             words = pygame.Rect(m.u(8), under[1], m.u(246), m.u(56))  # one or two lines
@@ -401,7 +398,8 @@ class ArenaScene(TableScene):
                 surface, goal_words(op), words, m.text, ink, bold=True, align="center"
             )
             how = pygame.Rect(m.u(16), under[1] + used + m.u(4), m.u(230), m.small * 2 + m.u(6))
-            painter.paragraph(surface, HOW[op[:-1]], how, m.small, p.ink, align="center")
+            rule = child_message(f"arena.how.{op[:-1]}")
+            painter.paragraph(surface, rule, how, m.small, p.ink, align="center")
         if st.pot:  # the pot: face-down operator cards beside the operator card
             for i in range(min(len(st.pot), 4)):
                 back = pygame.Rect(m.u(14) + i * m.u(3), rect.top + i * m.u(5), m.u(34), m.u(48))
@@ -480,7 +478,8 @@ class ArenaScene(TableScene):
         at = (area.right - m.u(24), area.centery)
         painter.text(surface, str(left), at, m.u(64), p.ink, bold=True, anchor="midright")
         at = (area.left + m.u(16), area.centery)
-        painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midleft")
+        ready = child_message("arena.table.get_ready")
+        painter.text(surface, ready, at, m.text, p.muted, anchor="midleft")
 
 
 def resume_scene(
