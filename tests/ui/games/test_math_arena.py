@@ -1399,3 +1399,16 @@ def test_arena_table_lines_are_the_sentence_tables(monkeypatch) -> None:
     pad = app.stack.top
     assert isinstance(pad, NumPad) and pad.hint == "Pad Red Queen 10 and 9?"
     assert scene.outcome().lines[0] == "To 10 after 1."
+
+
+def test_arena_results_say_who_won_the_most_operator_cards_in_the_tables_words() -> None:
+    """Round 36 (issue 21): the results' reason was the engine's English with the seats
+    named ("seat 2 wins with ...", or the journal's "stopped with operator cards: ..." for
+    a game the rotation stopped); it is the sentence table's (ARENA-5), names as drawn."""
+    app, auto, scene = arena_app()
+    out = scene.outcome()
+    assert out.reason == "Player 1 and Player 2 won the most operator cards: 0 each."
+    table_round(app, auto, scene, "KH", [("5S", "2D"), ("AH", "3C")])  # 7 and 4
+    out = scene.outcome()
+    assert out.reason == child_message("arena.table.most", names="Player 2", count=1)
+    assert out.reason == "Player 2 won the most operator cards: 1."

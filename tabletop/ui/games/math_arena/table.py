@@ -13,6 +13,7 @@ card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -311,8 +312,11 @@ class ArenaScene(TableScene):
         if t.over:
             won = and_joined([shown[s] for s in t.winners])
             lines.append(child_message("arena.table.tournament_won", names=won))
-        score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
-        return outcome_of(result, names, score=score, reason=reason, lines=lines)
+        best = [s for s, place in enumerate(result.places) if place == 1]
+        facts = {"names": and_joined([shown[s] for s in best]), "count": result.scores[best[0]]}
+        key = "most_shared" if len(best) > 1 else "most"
+        out = outcome_of(result, names, score=lambda n: plural(n, "card"), lines=lines)
+        return replace(out, reason=child_message(f"arena.table.{key}", facts))  # a sentence
 
     def next_game(self) -> Scene:
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
