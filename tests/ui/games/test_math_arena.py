@@ -1412,3 +1412,38 @@ def test_arena_results_say_who_won_the_most_operator_cards_in_the_tables_words()
     out = scene.outcome()
     assert out.reason == child_message("arena.table.most", names="Player 2", count=1)
     assert out.reason == "Player 2 won the most operator cards: 1."
+
+
+def test_arena_pickers_pad_and_goal_ask_in_the_tables_words(monkeypatch) -> None:
+    """Round 36 (issue 21): the operator card's goal ("Lowest SUM wins!"), the pickers'
+    questions (the operator card, a card shown, a virtual hand) and the number pad's
+    title, said when they open, were English in the table's code; they are the sentence
+    table's."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+    from tests.ui.scenery import drawn_texts as rendered
+
+    words = {
+        "goal": "{goal}/{rule}!",
+        "pick": "{name} picks.",
+        "which_operator": "Which op?",
+        "which_card": "{name}, {card}?",
+        "your_value": "{name} says?",
+    }
+    for key, text in words.items():
+        monkeypatch.setitem(CHILD_MESSAGES, f"arena.table.{key}", text)
+    app, auto, scene = arena_app()
+    auto.tap("operator")
+    assert app.stack.top.title == "Which op?"
+    auto.tap("choice.QD")
+    drawn = [t for t, _ in rendered(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "Lowest/REMAINDER" in drawn, drawn
+    ready_and_reveal(app, scene)
+    seen(app, 1, "reveal", "10S", "9S")
+    auto.tap("card.0.1")
+    assert app.stack.top.title == "Player 1, 2?"
+    app.stack.pop(None)
+    auto.tap("value.0")
+    assert app.stack.top.title == "Player 1 says?"
+    app, auto, scene = arena_app(cards="virtual")
+    press(app, 1)
+    assert app.stack.top.title == "Player 2 picks."

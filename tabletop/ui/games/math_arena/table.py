@@ -78,7 +78,8 @@ def card_label(card: str) -> str:
 
 def goal_words(operator: str) -> str:
     """``Lowest SUM wins!``: the operator's goal, large."""
-    return f"{goal(operator).capitalize()} {OPERATION_WORDS[operator[:-1]].upper()} wins!"
+    rule = OPERATION_WORDS[operator[:-1]].upper()
+    return child_message("arena.table.goal", goal=goal(operator).capitalize(), rule=rule)
 
 
 def draw_card(
@@ -221,7 +222,7 @@ class ArenaScene(TableScene):
         play = self.play
         if play.press(seat, at):
             op, hand = play.state.operator or "", play.state.hands[seat]
-            title = f"{play.name(seat)}: pick two cards (others look away!)"
+            title = child_message("arena.table.pick", name=play.name(seat))
             picker = self.card_grid(
                 title,
                 hand,
@@ -239,7 +240,8 @@ class ArenaScene(TableScene):
     def press(self, name: str) -> None:
         play, kind, _, arg = self.play, *name.partition(".")
         if name == "operator" and (choices := play.operator_choices()) is not None:
-            self.ask(("operator",), self.card_grid("Which operator card is it?", choices, 6, 2))
+            title = child_message("arena.table.which_operator")
+            self.ask(("operator",), self.card_grid(title, choices, 6, 2))
         elif name == "deal":
             play.deal_operator()
         elif kind == "unready":
@@ -251,11 +253,13 @@ class ArenaScene(TableScene):
         elif kind == "card":
             seat, slot = (int(x) for x in arg.split("."))
             if play.may_correct(seat, slot):
-                which = "leftover card" if play.phase == "leftover" else f"card {slot + 1}"
-                title = f"{play.name(seat)}, {which}: which card is it?"
+                which = "leftover" if play.phase == "leftover" else "card"
+                title = child_message(
+                    f"arena.table.which_{which}", name=play.name(seat), card=slot + 1
+                )
                 self.ask(("card", seat, slot), self.card_grid(title, play.candidates(seat), 8, 5))
         elif kind == "value" and (hint := play.ask_value(int(arg))) is not None:
-            title = f"{play.name(int(arg))}: your value"
+            title = child_message("arena.table.your_value", name=play.name(int(arg)))
             pad = NumPad(self.ctx, title, negative=False, max_digits=2, hint=hint)
             self.ask(("value", int(arg)), pad)
         elif name in ("leave", "rules", "teacher", "undo"):
