@@ -294,3 +294,17 @@ def test_namesakes_typed_alike_before_the_form_refused_them_are_told_apart_carri
         outcome_of(Result((Fraction(1), Fraction(0)), (1, 2), ""), ["Sam"] * 2), table.shown
     )
     assert [r.name for r in rows.rows] == ["Sam", "Sam 2"]
+
+
+@pytest.mark.parametrize("game", ["mathe-meister", "math-arena"])
+def test_namesakes_a_seat_name_passes_shown_once(tmp_path: Path, game: str, monkeypatch) -> None:
+    """Round 36: Mathe-Meister's paper table (its seat tiles) and Math Arena's seat rows
+    passed a name through ``shown`` twice (``play.name`` is already as drawn): a name
+    ``shown`` changes would come out changed twice. A ``shown`` that marks what it is
+    given shows each seat's name marked once."""
+    monkeypatch.setattr(TableScene, "shown", lambda self, seat, name: f"[{name}]")
+    app, auto = class_app(tmp_path)
+    open_table(auto, game, names=("Ann", "Bob"))
+    texts = table_texts(app)
+    assert {"[Ann]", "[Bob]"} <= set(texts), texts
+    assert not any("[[" in text for text in texts), texts

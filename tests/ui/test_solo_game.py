@@ -319,7 +319,6 @@ def test_solo_star_pick_a_star_power_with_none_left_is_off_and_says_why() -> Non
 
     from tabletop.assets import mathe_meister_layout
     from tabletop.games.mathe_meister import MatheMeister, MatheMeisterSettings
-    from tabletop.ui.games.mathe_meister.dialogs import NONE_LEFT
     from tests.ui.scenery import Recorder
 
     layout = mathe_meister_layout()
@@ -335,7 +334,8 @@ def test_solo_star_pick_a_star_power_with_none_left_is_off_and_says_why() -> Non
     assert minus is not None and not minus.enabled and minus.caption == "0 left"
     app.post(Tap(minus.rect.center, app.ctx.clock(), "touch"))
     app.step()
-    assert app.stack.top.message == NONE_LEFT.format("\u2212") and under.results == []
+    said = child_message("mm.star.none_left", power="\u2212")
+    assert app.stack.top.message == said and under.results == []
     assert plus is not None and plus.enabled
     app.post(Tap(plus.rect.center, app.ctx.clock(), "touch"))
     app.step()
@@ -727,3 +727,38 @@ def test_mm_solo_rules_button_opens_the_rules_and_comes_back() -> None:
     moves = game.match.moves
     rules_opened_and_closed(app, auto, game)
     assert game.match.moves == moves
+
+
+def test_mm_solo_star_pick_and_coin_shop_words_are_the_sentence_tables(monkeypatch) -> None:
+    """Round 36 (issue 21): the star dialog's title, line, note and "Why?" (MM-13) and the
+    Coin Shop's die lines and swap note (MM-14) were English in the dialogs' code; they
+    are the sentence table's."""
+    from tabletop.ui.games.mathe_meister.dialogs import CoinShop
+    from tabletop.ui.messages import CHILD_MESSAGES
+    from tests.ui.scenery import drawn_texts, star_pick_in
+
+    words = {
+        "star.title_auto": "Done: {line}, {points}!",
+        "star.claimed": "Yours.",
+        "star.powers": "Pick one.",
+        "shop.die": "D{die} is {value}.",
+        "shop.die_written": "D{die} used.",
+        "shop.swaps_after": "Swaps later.",
+    }
+    for key, text in words.items():
+        monkeypatch.setitem(CHILD_MESSAGES, f"mm.{key}", text)
+    app = make_app()
+    star_pick_in(app, 7)
+    pick = app.stack.top
+    assert isinstance(pick, StarPick)
+    assert (pick.title, pick.text, pick.note) == ("Done: Row 1, 5!", "Yours.", "Pick one.")
+    for key in ("why", "why_device", "why_choose", "why_next"):
+        assert CHILD_MESSAGES[f"mm.star.{key}"] in pick.why
+    app = make_app()
+    auto = start_solo(app)
+    auto.tap_dice((3, 2))
+    for name in ("die0", "cell.r0c0", "shop"):
+        auto.tap(name)
+    assert isinstance(app.stack.top, CoinShop)
+    drawn = [text for text, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert {"D1 used.", "D2 is 2.", "Swaps later."} <= set(drawn), drawn

@@ -1362,3 +1362,88 @@ def test_arena_no_tournament_offer_for_other_players_or_a_won_one(tmp_path) -> N
     from_setup_again(auto3, 2)
     fresh = app3.stack.top
     assert isinstance(fresh, ArenaScene) and fresh.play.tournament == Tournament(2)
+
+
+def test_arena_table_lines_are_the_sentence_tables(monkeypatch) -> None:
+    """Round 36 (issue 21): "Operator card?" under the empty card, what each operator
+    card does under it (ARENA-1), "Get ready..." by the countdown, the number pad's hint
+    and the results' tournament line (ARENA-5) were English in the table's code; they are
+    the sentence table's."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+    from tests.ui.scenery import drawn_texts as rendered
+
+    words = {
+        "table.operator_card": "Which?",
+        "table.get_ready": "Soon!",
+        "table.pad_hint": "Pad {operator} {values}?",
+        "table.tournament": "To {target} after {games}.",
+        "how.Q": "Queen rules.",
+    }
+    for key, text in words.items():
+        monkeypatch.setitem(CHILD_MESSAGES, f"arena.{key}", text)
+    app, auto, scene = arena_app()
+
+    def drawn() -> list[str]:
+        return [t for t, _ in rendered(app.ctx.painter, lambda: app.step(force_draw=True))]
+
+    assert "Which?" in drawn()
+    seen(app, None, "operator", "QD")
+    assert "Queen rules." in drawn()
+    press(app, 0)
+    press(app, 1)
+    assert "Soon!" in drawn()
+    countdown(app)
+    seen(app, 1, "reveal", "10S", "9S")
+    seen(app, 2, "reveal", "7C", "3C")
+    auto.tap("value.0")
+    pad = app.stack.top
+    assert isinstance(pad, NumPad) and pad.hint == "Pad Red Queen 10 and 9?"
+    assert scene.outcome().lines[0] == "To 10 after 1."
+
+
+def test_arena_results_say_who_won_the_most_operator_cards_in_the_tables_words() -> None:
+    """Round 36 (issue 21): the results' reason was the engine's English with the seats
+    named ("seat 2 wins with ...", or the journal's "stopped with operator cards: ..." for
+    a game the rotation stopped); it is the sentence table's (ARENA-5), names as drawn."""
+    app, auto, scene = arena_app()
+    out = scene.outcome()
+    assert out.reason == "Player 1 and Player 2 won the most operator cards: 0 each."
+    table_round(app, auto, scene, "KH", [("5S", "2D"), ("AH", "3C")])  # 7 and 4
+    out = scene.outcome()
+    assert out.reason == child_message("arena.table.most", names="Player 2", count=1)
+    assert out.reason == "Player 2 won the most operator cards: 1."
+
+
+def test_arena_pickers_pad_and_goal_ask_in_the_tables_words(monkeypatch) -> None:
+    """Round 36 (issue 21): the operator card's goal ("Lowest SUM wins!"), the pickers'
+    questions (the operator card, a card shown, a virtual hand) and the number pad's
+    title, said when they open, were English in the table's code; they are the sentence
+    table's."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+    from tests.ui.scenery import drawn_texts as rendered
+
+    words = {
+        "goal": "{goal}/{rule}!",
+        "pick": "{name} picks.",
+        "which_operator": "Which op?",
+        "which_card": "{name}, {card}?",
+        "your_value": "{name} says?",
+    }
+    for key, text in words.items():
+        monkeypatch.setitem(CHILD_MESSAGES, f"arena.table.{key}", text)
+    app, auto, scene = arena_app()
+    auto.tap("operator")
+    assert app.stack.top.title == "Which op?"
+    auto.tap("choice.QD")
+    drawn = [t for t, _ in rendered(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "Lowest/REMAINDER" in drawn, drawn
+    ready_and_reveal(app, scene)
+    seen(app, 1, "reveal", "10S", "9S")
+    auto.tap("card.0.1")
+    assert app.stack.top.title == "Player 1, 2?"
+    app.stack.pop(None)
+    auto.tap("value.0")
+    assert app.stack.top.title == "Player 1 says?"
+    app, auto, scene = arena_app(cards="virtual")
+    press(app, 1)
+    assert app.stack.top.title == "Player 2 picks."

@@ -67,7 +67,7 @@ def test_arena_play_round_by_camera_from_operator_to_ruling() -> None:
     for seat, pair in enumerate([("5S", "2D"), ("AH", "3C"), ("10D", "9D")]):
         play.cards_seen(seat + 1, "reveal", pair)
     assert play.can_say(0) and "P1, P2 and P3: tap your row" in play.next_step()
-    assert play.ask_value(0) == "Red King: 5 and 2"
+    assert play.ask_value(0) == "Red King: your value for 5 and 2?"
     said = play.value_said(0, 7)
     assert said is not None and said.right and said.question.answer == 7
     assert play.row_text(0) == ("5 + 2 = 7 \u2713", "good", True)
@@ -552,3 +552,39 @@ def test_arena_leftovers_set_over_and_game_over_are_said_in_a_childs_words(seed:
             "takes 1 operator card! The game is over! Operator cards won: Ana 6, Ben 6. "
             "Ana and Ben tie for the most and share the win!"
         )
+
+
+def test_arena_play_a_rounds_ruling_is_the_sentence_tables(monkeypatch) -> None:
+    """Round 36 (issue 21): the ruling of a round (the operator's rule, who takes the card
+    and the pot, or where a tie puts it: ARENA-1, ARENA-3, ARENA-4) was the engine's
+    English with "Seat 2" swapped for a name; it is the sentence table's, from the reveal's
+    facts, on the line and said when the operator card is out."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    table_words = {
+        "rule": "Rule: {operator}, {goal} {rule}.",
+        "won": "Won: {name} {best} {goal}.",
+        "won_pot": "Pot: {name} {cards}.",
+        "tie_pot": "Tie: {names} {best} {operator}.",
+    }
+    for key, words in table_words.items():
+        monkeypatch.setitem(CHILD_MESSAGES, f"arena.verdict.{key}", words)
+    play, clock, _ = table(2)
+    rounds = [
+        (
+            "JS",
+            [("9S", "2S"), ("8H", "AH")],
+            "Black Jack, highest difference. Tie: P1 and P2 7 black Jack.",
+        ),
+        ("QC", [("7C", "3C"), ("9D", "5D")], "Black Queen, highest remainder. Pot: P2 2 cards."),
+        ("KH", [("4S", "3S"), ("10D", "6D")], "Red King, lowest sum. Won: P1 7 lowest."),
+    ]
+    for operator, pairs, ruling in rounds:
+        play.cards_seen(None, "operator", [operator])
+        assert play.message.startswith("Rule: " + ruling.split(". ")[0] + ".")
+        to_reveal(play, clock, operator)
+        for seat, pair in enumerate(pairs):
+            play.cards_seen(seat + 1, "reveal", pair)
+        play.score()
+        assert play.verdict == "Rule: " + ruling and play.message == play.verdict
+        play.next_round()

@@ -299,3 +299,28 @@ def test_mm_play_star_powers_stars_and_the_coin_shop_in_the_tables_words() -> No
     assert "Row 3's star gets the \u00d7 Star Power. It comes too late to use." in said
     assert "Column 3's Bonus Star is yours: 5 points and the coin Star Power." in said
     assert {"You paid 2 coins: die 1 is now 6.", "You paid 1 coin: die 2 is now 5."} <= set(said)
+
+
+def test_mm_play_several_stars_a_rounds_end_gives_are_one_line_that_fits() -> None:
+    """Round 36 (MM-5): the stars a round's end gives were one sentence each, all on the
+    one line (six at the end of a game: 400 characters, cut off at 800x480); several are
+    now one sentence of the table, a count and the stars' names."""
+    import random
+
+    from tabletop.bots.mathe_meister import after_writes, hint
+    from tabletop.engine.words import and_joined
+    from tabletop.games.mathe_meister import line_name
+
+    rng, play, seen = random.Random(4), solo(4), 0
+    while not play.state.finished:
+        play.rolled((rng.randint(1, 6), rng.randint(1, 6)), "tap")
+        for plan in (lambda: hint(play.state, 0).actions(), lambda: after_writes(play.state, 0)):
+            for action in plan():
+                assert play.perform(action)
+                won = [e.data["line"] for e in play.match.last.events if e.code == "mm.star_won"]
+                if len(won) > 1:
+                    lines = and_joined([line_name(line) for line in won])
+                    said = child_message("mm.said.stars_won", count=len(won), lines=lines)
+                    assert play.message == said and len(said) <= 100, play.message
+                    seen = max(seen, len(won))
+    assert seen >= 3

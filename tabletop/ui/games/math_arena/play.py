@@ -39,6 +39,7 @@ from tabletop.engine.match import Match
 from tabletop.engine.protocol import Event, Result
 from tabletop.engine.words import and_joined, plural
 from tabletop.games.math_arena import (
+    OPERATION_WORDS,
     Action,
     Choose,
     MathArena,
@@ -48,6 +49,7 @@ from tabletop.games.math_arena import (
     ShowLeftover,
     Tournament,
     WrongCards,
+    goal,
     is_operator,
     last_scoring,
     operator_name,
@@ -55,11 +57,9 @@ from tabletop.games.math_arena import (
     parse_card,
     pip_value,
     play_value,
-    rule_words,
     scorings,
     sum_words,
     table_actions,
-    verdict,
 )
 from tabletop.ui.controller import TableController
 from tabletop.ui.messages import child_message, seats_named
@@ -91,6 +91,12 @@ def said_as(facts: Mapping[str, Any]) -> str:
     if facts["op"] == "/":
         return child_message("arena.said.remainder", facts, left=facts["value"]).rstrip(".")
     return sum_words(facts).replace(" - ", " \u2212 ")
+
+
+def rule_said(operator: str) -> str:
+    """``Red King: the lowest sum wins.`` (ARENA-1), the table's sentence."""
+    facts = {"goal": goal(operator), "rule": OPERATION_WORDS[operator[:-1]]}
+    return child_message("arena.verdict.rule", facts, operator=operator_name(operator, title=True))
 
 
 def value_question(operator: str, cards: tuple[str, str]) -> Question:
@@ -292,7 +298,7 @@ class ArenaPlay(TableController):
             self.bot_press_at[seat] = now + BOT_SECONDS + BOT_STAGGER * k
         cards = plural(len(st.pot), "operator card")
         pot = " " + child_message("arena.said.pot", cards=cards) if st.pot else ""
-        self.say(f"{rule_words(op)}{pot}")
+        self.say(f"{rule_said(op)}{pot}")
 
     def press(self, seat: int, at: float) -> bool:
         """A seat's button: True when the child is to pick two cards on the screen first
@@ -505,7 +511,9 @@ class ArenaPlay(TableController):
         op = self.state.operator
         assert op is not None
         self.asked_at = self.clock()
-        return f"{operator_name(op, title=True)}: {self.values(seat)}"
+        return child_message(
+            "arena.table.pad_hint", values=self.values(seat), operator=operator_name(op, title=True)
+        )
 
     def values(self, seat: int) -> str:
         """``5 and 2``: the values of a seat's two cards, the larger first."""
@@ -580,7 +588,7 @@ class ArenaPlay(TableController):
         self.winners = [e.seat for e in won if e.seat is not None]
         for e in events:
             if e.code == "arena.reveal":
-                parts.append(verdict(e.data, len(won[0].data["cards"]) if won else 1))
+                parts.append(self.verdict_words(e.data, len(won[0].data["cards"]) if won else 1))
             elif e.code == "arena.pot_removed":
                 tie = e.data["why"] == "tie"  # the leftovers tie too; "none": nobody had one
                 parts.append(child_message(f"arena.said.pot_out{'_tie' * tie}"))
@@ -604,12 +612,22 @@ class ArenaPlay(TableController):
         if self.phase == "leftover":
             self.pairs = [[None, None] for _ in range(self.players)]
         self.sound("star" if self.winners else "round")
-        self.verdict = self.names(" ".join(parts))
+        self.verdict = " ".join(parts)
         self.say(self.verdict)
         if self.phase == "result":  # the story's line: what each seat played, and why
             sums = enumerate(reveal["sums"])
             plays = "; ".join(f"{self.name(s)} {said_as(f)}" for s, f in sums)
             self.narrate(self.round_label, f"{plays}. {self.verdict}")
+
+    def verdict_words(self, reveal: Mapping[str, Any], taken: int) -> str:
+        """The ruling of a round's ``arena.reveal`` (``taken``: the cards a sole winner
+        takes): the operator's rule, then who takes it, or what the tie does (ARENA-3/4)."""
+        top = [self.name(s) for s in reveal["winners"]]
+        key = f"tie_{reveal['tie']}" if len(top) > 1 else "won_pot" if taken > 1 else "won"
+        op, cards = reveal["operator"], plural(taken, "card")
+        facts = {"name": top[0], "names": and_joined(top), "operator": operator_name(op)}
+        said = child_message(f"arena.verdict.{key}", reveal, **facts, cards=cards)
+        return f"{rule_said(op)} {said}"
 
     def next_round(self) -> bool:
         """After a ruling: the next round; True when the game is over (the results)."""

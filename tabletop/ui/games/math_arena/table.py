@@ -13,6 +13,7 @@ card shown, tap to correct it), ``value.<i>`` (a seat's value, tap to say it),
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -68,11 +69,6 @@ CARD_BACK = (0, 90, 150)
 SPOTS = {False: ((32, 40), (72, 34)), True: ((34, 36), (66, 30))}
 RULES = load_rules("math_arena")
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-HOW = {
-    "K": "King: add the two cards.",
-    "Q": "Queen: bigger \u00f7 smaller. The remainder counts.",
-    "J": "Jack: the bigger card minus the smaller.",
-}
 
 
 def card_label(card: str) -> str:
@@ -82,7 +78,8 @@ def card_label(card: str) -> str:
 
 def goal_words(operator: str) -> str:
     """``Lowest SUM wins!``: the operator's goal, large."""
-    return f"{goal(operator).capitalize()} {OPERATION_WORDS[operator[:-1]].upper()} wins!"
+    rule = OPERATION_WORDS[operator[:-1]].upper()
+    return child_message("arena.table.goal", goal=goal(operator).capitalize(), rule=rule)
 
 
 def draw_card(
@@ -225,7 +222,7 @@ class ArenaScene(TableScene):
         play = self.play
         if play.press(seat, at):
             op, hand = play.state.operator or "", play.state.hands[seat]
-            title = f"{play.name(seat)}: pick two cards (others look away!)"
+            title = child_message("arena.table.pick", name=play.name(seat))
             picker = self.card_grid(
                 title,
                 hand,
@@ -243,7 +240,8 @@ class ArenaScene(TableScene):
     def press(self, name: str) -> None:
         play, kind, _, arg = self.play, *name.partition(".")
         if name == "operator" and (choices := play.operator_choices()) is not None:
-            self.ask(("operator",), self.card_grid("Which operator card is it?", choices, 6, 2))
+            title = child_message("arena.table.which_operator")
+            self.ask(("operator",), self.card_grid(title, choices, 6, 2))
         elif name == "deal":
             play.deal_operator()
         elif kind == "unready":
@@ -255,11 +253,13 @@ class ArenaScene(TableScene):
         elif kind == "card":
             seat, slot = (int(x) for x in arg.split("."))
             if play.may_correct(seat, slot):
-                which = "leftover card" if play.phase == "leftover" else f"card {slot + 1}"
-                title = f"{play.name(seat)}, {which}: which card is it?"
+                which = "leftover" if play.phase == "leftover" else "card"
+                title = child_message(
+                    f"arena.table.which_{which}", name=play.name(seat), card=slot + 1
+                )
                 self.ask(("card", seat, slot), self.card_grid(title, play.candidates(seat), 8, 5))
         elif kind == "value" and (hint := play.ask_value(int(arg))) is not None:
-            title = f"{play.name(int(arg))}: your value"
+            title = child_message("arena.table.your_value", name=play.name(int(arg)))
             pad = NumPad(self.ctx, title, negative=False, max_digits=2, hint=hint)
             self.ask(("value", int(arg)), pad)
         elif name in ("leave", "rules", "teacher", "undo"):
@@ -311,12 +311,16 @@ class ArenaScene(TableScene):
         names = [name for name, _ in play.seats]  # as the game has them: the closing line
         shown = [self.shown(s, name) for s, name in enumerate(names)]  # namesakes apart
         t, gained = self.tournament_after(), tournament_points(result.places)
-        lines = [f"Tournament: first to {t.target} points, {t.games} played."]
+        lines = [child_message("arena.table.tournament", target=t.target, games=t.games)]
         lines += [f"{shown[s]}: +{gained[s]} \u2192 {t.points[s]}" for s in range(play.players)]
         if t.over:
-            lines.append(f"{and_joined([shown[s] for s in t.winners])} won the tournament!")
-        score, reason = (lambda n: plural(n, "card")), play.names(result.reason)
-        return outcome_of(result, names, score=score, reason=reason, lines=lines)
+            won = and_joined([shown[s] for s in t.winners])
+            lines.append(child_message("arena.table.tournament_won", names=won))
+        best = [s for s, place in enumerate(result.places) if place == 1]
+        facts = {"names": and_joined([shown[s] for s in best]), "count": result.scores[best[0]]}
+        key = "most_shared" if len(best) > 1 else "most"
+        out = outcome_of(result, names, score=lambda n: plural(n, "card"), lines=lines)
+        return replace(out, reason=child_message(f"arena.table.{key}", facts))  # a sentence
 
     def next_game(self) -> Scene:
         """The next game of the tournament ("Play again"): the same seats, a new seed."""
@@ -393,7 +397,8 @@ class ArenaScene(TableScene):
         draw_card(painter, surface, rect, op, face="up" if op else "empty", big=True)
         under = (rect.centerx, rect.bottom + m.u(6))
         if op is None:
-            painter.text(surface, "Operator card?", under, m.text, bold=True, anchor="midtop")
+            asked = child_message("arena.table.operator_card")
+            painter.text(surface, asked, under, m.text, bold=True, anchor="midtop")
         else:
             ink = RED_INK if op[-1] in RED_SUITS else p.ink
             words = pygame.Rect(m.u(8), under[1], m.u(246), m.u(56))  # one or two lines
@@ -401,7 +406,8 @@ class ArenaScene(TableScene):
                 surface, goal_words(op), words, m.text, ink, bold=True, align="center"
             )
             how = pygame.Rect(m.u(16), under[1] + used + m.u(4), m.u(230), m.small * 2 + m.u(6))
-            painter.paragraph(surface, HOW[op[:-1]], how, m.small, p.ink, align="center")
+            rule = child_message(f"arena.how.{op[:-1]}")
+            painter.paragraph(surface, rule, how, m.small, p.ink, align="center")
         if st.pot:  # the pot: face-down operator cards beside the operator card
             for i in range(min(len(st.pot), 4)):
                 back = pygame.Rect(m.u(14) + i * m.u(3), rect.top + i * m.u(5), m.u(34), m.u(48))
@@ -429,7 +435,7 @@ class ArenaScene(TableScene):
         painter.box(surface, row, p.panel, border, width, m.u(8))
         chip = pygame.Rect(row.left + m.u(5), row.top + m.u(5), m.u(34), row.height - m.u(10))
         size, count_size, pad = seat_text(painter, row.height)
-        top, name, x = row.top + pad, self.shown(seat, play.name(seat)), chip.right + m.u(8)
+        top, name, x = row.top + pad, play.name(seat), chip.right + m.u(8)
         room = row.left + m.u(192) - x  # the name runs on to the cards; the LED is below
         count, at = f"{len(play.state.won[seat])} won", (x, row.bottom - pad)
         tall = at[1] - painter.fonts.font(count_size, True).get_height() - top
@@ -480,7 +486,8 @@ class ArenaScene(TableScene):
         at = (area.right - m.u(24), area.centery)
         painter.text(surface, str(left), at, m.u(64), p.ink, bold=True, anchor="midright")
         at = (area.left + m.u(16), area.centery)
-        painter.text(surface, "Get ready...", at, m.text, p.muted, anchor="midleft")
+        ready = child_message("arena.table.get_ready")
+        painter.text(surface, ready, at, m.text, p.muted, anchor="midleft")
 
 
 def resume_scene(

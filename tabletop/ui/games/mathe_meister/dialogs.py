@@ -13,6 +13,7 @@ import pygame
 
 from tabletop.engine.words import plural
 from tabletop.games.mathe_meister import (
+    COIN_POINTS,
     POWER_KINDS,
     ROUNDS,
     SWAP_OPERANDS_COST,
@@ -23,40 +24,23 @@ from tabletop.games.mathe_meister import (
 )
 from tabletop.ui.app import Context
 from tabletop.ui.games.mathe_meister.play import SoloPlay, glyph
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import Dialog
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, grid
 
-# MM-13 in a child's words: the "Why?" of a star the device claimed.
-WHY = (
-    "Why? A round goes step by step: first your two numbers and two signs, then the "
-    "stars. When a line is full and its star is free, the device takes the star for you "
-    "(even in Black Hole). You only choose the Star Power"
-)
-AUTO_CLAIM_WHY = f"{WHY}, and it works from the next round on."
 
-# The Star Powers in a few words, under the buttons that circle them.
-POWERS = (
-    "Coin: one more coin. + \u2212 \u00d7: a free sign. "
-    "1 2 5 6: write that number instead of a die."
-)
+def star_words(*keys: str) -> str:
+    """The star dialog's sentences ``keys`` of the table (``mm.star.<key>``), in turn."""
+    return " ".join(child_message(f"mm.star.{key}", points=COIN_POINTS) for key in keys)
 
-# The Star Powers in the last round: none can be used any more; a coin still counts.
-LAST_ROUND = (
-    "This is the last round: a Star Power cannot be used any more, but a Coin still "
-    "counts 10 points at the end."
-)
 
-# The "Why?" in the last round agrees with its note (MM-6, MM-11), as short as the other.
-LAST_ROUND_WHY = f"{WHY}. In the last round it cannot be used, but a Coin still counts 10 points."
-
-# A Star Power none of whose spots is left to circle.
-NONE_LEFT = "Every {} Star Power is circled already. Pick another one."
-
-# The Coin Shop's notes: when swaps open, and what Fear of Fours does to a change.
-SWAPS_AFTER = "Swaps come after your two numbers and two signs."
-NO_FOURS = "Fear of Fours: the shop never makes a 4. Only a rolled 4 turns into 3 or 5."
+# MM-13 in a child's words: the "Why?" of a star the device claimed; in the last round
+# it agrees with the note (MM-6, MM-11)
+WHY = ("why", "why_device", "why_choose")
+AUTO_CLAIM_WHY = star_words(*WHY, "why_next")
+LAST_ROUND_WHY = star_words(*WHY, "why_last")
 
 
 class StarPick(ChoiceGrid):
@@ -70,21 +54,22 @@ class StarPick(ChoiceGrid):
         last = state.round >= ROUNDS  # MM-6, MM-11: no Star Power is used any more
         free = {k: state.sheets[0].powers_free(state.settings.layout, k) for k in POWER_KINDS}
         labels = {kind: glyph(kind).capitalize() for kind in POWER_KINDS}  # Coin, a sign, a number
+        title, text = ("title_auto", "claimed") if self.automatic else ("title", "claim")
         super().__init__(
             ctx,
-            f"{name} is complete: its star ({value} points) is yours!"
-            if self.automatic
-            else f"{name} is complete! Its star is worth {value}.",
+            child_message(f"mm.star.{title}", line=name, points=value),
             list(labels.items()),
             columns=4,
             rows=2,
             captions={kind: f"{n} left" for kind, n in free.items()},
             prefix="power.",
-            off={kind: NONE_LEFT.format(labels[kind]) for kind, n in free.items() if n <= 0},
-            text="The device claimed it for you. Pick a Star Power to circle."
-            if self.automatic
-            else "Claim it: pick a Star Power to circle.",
-            note=LAST_ROUND if last else POWERS,
+            off={
+                kind: child_message("mm.star.none_left", power=labels[kind])
+                for kind, n in free.items()
+                if n <= 0
+            },
+            text=star_words(text),
+            note=star_words("last_round", "coin_counts") if last else star_words("powers"),
             why=(LAST_ROUND_WHY if last else AUTO_CLAIM_WHY) if self.automatic else "",
             done=None if self.automatic else ("skip", "Not now"),
             cancel=False,
@@ -111,10 +96,10 @@ class CoinShop(Dialog):
         self.buttons = []
         self.labels: list[tuple[str, tuple[int, int]]] = []
         self.turn = turn = play.turn
-        y, h, label_w = body.top, m.u(56), m.u(176)
+        y, h, label_w = body.top, m.u(56), m.u(190)
         for die, value in enumerate(turn.dice if turn is not None else ()):
             used = turn is not None and turn.used[die]
-            said = f"Die {die + 1}: written" if used else f"Die {die + 1} shows {value}"
+            said = child_message(f"mm.shop.die{'_written' * used}", die=die + 1, value=value)
             self.labels.append((said, (body.left, y + h // 2)))
             area = pygame.Rect(body.left + label_w, y, body.width - label_w, h)
             spots = [] if used else grid(area, 6, 6, m.u(8))
@@ -149,13 +134,16 @@ class CoinShop(Dialog):
             painter.text(surface, text, pos, m.text, bold=True, anchor="midleft")
         y = self.note_y
         if self.turn is not None and not self.turn.writes_done:
-            painter.text(surface, SWAPS_AFTER, (body.left, y), m.small, p.muted)
+            after = child_message("mm.shop.swaps_after")
+            painter.text(surface, after, (body.left, y), m.small, p.muted)
             y += m.small + m.u(6)
         area = pygame.Rect(body.left, y, body.width, self.buttons[-1].rect.top - y - m.u(4))
         if self.note:
             painter.paragraph(surface, self.note, area, m.small, p.bad)
         elif self.play.settings.has("fear_of_fours"):
-            painter.paragraph(surface, NO_FOURS, area, m.small, p.muted)
+            painter.paragraph(
+                surface, child_message("mm.fear_of_fours_shop"), area, m.small, p.muted
+            )
 
     def choose(self, name: str) -> None:
         if name == "close":

@@ -435,15 +435,17 @@ class SoloPlay(DicePlay):
     def _tell(self, events: Sequence[Event]) -> None:
         """Say what a move did, short enough for the line at 800x480: the line it
         completed with its sum, and that its star comes after the round's writes (MM-13);
-        two lines completed at once, their sums alone; then the stars the device claims."""
+        two lines completed at once, their sums alone; then the stars the device claims; the
+        stars a round's end gives, one line for several."""
         spoken: list[str] = []
         done = [e for e in events if e.code == "mm.line_complete"]
         claimed: list[str] = []  # stars the device claims (MM-13), said short
+        won = [line_name(e.data["line"]) for e in events if e.code == "mm.star_won"]
         later = False  # a completed line's star comes after the round's writes
         sound = "tap"
         for event in events:
             code, line = event.code, str(event.data.get("line", ""))
-            if code in SPOKEN:
+            if code in SPOKEN and (code != "mm.star_won" or len(won) == 1):
                 spoken.append(SPOKEN[code](event.data))
             if code == "mm.line_complete":
                 points = int(event.data.get("points", 0))
@@ -466,6 +468,8 @@ class SoloPlay(DicePlay):
             spoken.append(child_message("mm.said.star_claimed", line=claimed[0]))
         elif claimed:
             spoken.append(child_message("mm.said.stars_claimed", count=len(claimed)))
+        if len(won) > 1:  # a round's end gives several: one line that fits, not one each
+            spoken.append(child_message("mm.said.stars_won", count=len(won), lines=and_joined(won)))
         self.sounds.append(sound)
         # a silent move (a number or a sign written) clears the line: the next step shows
         self.say(" ".join(spoken), "good" if spoken else "info")

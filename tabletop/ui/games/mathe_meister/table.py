@@ -278,8 +278,7 @@ class TableScene(MatheMeisterTable):
         for seat, rect in enumerate(grid(area, len(play.names), 4, m.u(8), down=m.u(6))):
             ready = seat not in play.bots and play.dice is not None  # the seat button's twin
             name = f"{'ready' if ready else 'seat'}.{seat}"
-            label = self.shown(seat, self.play.name(seat))
-            b.append(Button(name, rect, label, kind="seat", enabled=ready))
+            b.append(Button(name, rect, play.name(seat), kind="seat", enabled=ready))
         foot = H - low - foot_h
         self.message_rect = pygame.Rect(margin, foot, W - 2 * margin - m.u(290), foot_h)
         next_rect = pygame.Rect(W - margin - m.u(270), foot, m.u(270), foot_h)
