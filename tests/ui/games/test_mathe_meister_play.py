@@ -324,3 +324,32 @@ def test_mm_play_several_stars_a_rounds_end_gives_are_one_line_that_fits() -> No
                     assert play.message == said and len(said) <= 100, play.message
                     seen = max(seen, len(won))
     assert seen >= 3
+
+
+def test_mm_play_stars_a_rounds_end_gives_are_said_with_the_round_over() -> None:
+    """Done ends the round (MM-5): the Bonus Stars its end gives were said, then at once
+    replaced by "Round N is over." (never seen nor heard before the next round's dice);
+    now they stay on the line (the next round's step follows them there)."""
+    import random
+
+    from tabletop.bots.mathe_meister import after_writes, hint
+    from tabletop.games.mathe_meister import EndRound
+
+    rng, play, seen = random.Random(4), solo(4), 0
+    while not play.state.finished:
+        play.rolled((rng.randint(1, 6), rng.randint(1, 6)), "tap")
+        for plan in (lambda: hint(play.state, 0).actions(), lambda: after_writes(play.state, 0)):
+            for action in plan():
+                if not isinstance(action, EndRound):
+                    assert play.perform(action)
+                    continue
+                done = play.state.round
+                play.press("done")
+                won = [e for e in play.match.last.events if e.code == "mm.star_won"]
+                over = child_message("mm.said.round_over", round=done)
+                if won and not play.state.finished:
+                    assert "Bonus Star" in play.message and over not in play.message
+                    seen += 1
+                elif not play.state.finished:
+                    assert play.message == over
+    assert seen >= 1

@@ -522,7 +522,8 @@ class SoloPlay(DicePlay):
         if self.perform(EndRound(0)):
             self.pen, self.swap, self.offers = None, None, []
             if not self.state.finished:
-                self.say(child_message("mm.said.round_over", round=finished_round))
+                if self.tone != "good":  # the stars its end gave stay said (then the next step)
+                    self.say(child_message("mm.said.round_over", round=finished_round))
                 self.asks.append(("dice",))
 
 

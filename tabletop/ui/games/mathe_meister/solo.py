@@ -152,7 +152,10 @@ class MatheMeisterScene(MatheMeisterTable):
         if ask[0] == "dice":  # what to do on its screen, after what just happened
             mode = self.ask_dice(self.state.round, self.play.roll)
             step = child_message(f"mm.step.dice_{mode}", round=self.state.round)
-            self.say(f"{self.play.message} {step}".strip())
+            if self.play.tone == "good":  # the stars the round's end gave stay on the line
+                self.speak(step, step=True)
+            else:
+                self.say(f"{self.play.message} {step}".strip())
         elif ask[0] == "star":
             self.ask(ask, StarPick(self.ctx, ask[1], self.state))
         elif ask[0] == "shop":
