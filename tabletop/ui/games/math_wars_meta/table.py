@@ -510,7 +510,7 @@ class MwmTable(TableScene):
         at = (chip.right - m.u(4), y)
         painter.line(surface, right, at, painter.least, rw, muted, anchor="midright")
         room = chip.width - num.width - rw - m.u(6)  # the name to the chip's end (7-8 seats)
-        name, size = self.shown(seat, play.name(seat)), m.small
+        name, size = play.name(seat), m.small
         painter.seat_name(surface, num, seat, name, size, room, colour=ink, chip_size=size + 2, y=y)
         up, crate = play.cards_up(seat)
         count_at, crate_at, solve_at = (self.place(k, seat) for k in ("count", "crate", "solve"))
