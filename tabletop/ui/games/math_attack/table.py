@@ -376,10 +376,8 @@ SETUP = form.FormSpec(
     cards=form.Cards(
         with_bot=form.VIRTUAL,
         without_bot=form.REAL,
-        why_with_bot=(
-            "A bot plays with cards on the screen. For real cards, tap the bot: choose a child."
-        ),
-        why_without_bot="Virtual cards are for playing a bot: tap seat 2.",
+        why_with_bot=child_message("atk.ui.bot_cards"),
+        why_without_bot=child_message("atk.ui.bot_only"),
         real_caption="on the table",
         virtual_caption="on the screen",
     ),

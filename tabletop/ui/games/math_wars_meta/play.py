@@ -579,7 +579,7 @@ class MwmPlay(TableController):
         if self.finished:
             raise TabletopError("mwm.ui.game_over", "teacher menu after the end")
         choices = [("undo", "Undo last step"), ("splash", "Splash: new round")]
-        title = "Teacher: what do you want to do?"
+        title = child_message("ui.teacher_menu")
         if not self.solo:
             leader = splash_leader(self.state)
             if leader is not None:
