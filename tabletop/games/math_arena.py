@@ -257,27 +257,6 @@ def sum_words(facts: Mapping[str, Any]) -> str:
     return f"{b} into {a} leaves {value}" if op == "/" else f"{a} {op} {b} = {value}"
 
 
-def rule_words(operator: str) -> str:
-    """``Red King: the lowest sum wins.``"""
-    rule = OPERATION_WORDS[operator[:-1]]
-    return f"{operator_name(operator, title=True)}: the {goal(operator)} {rule} wins."
-
-
-def verdict(reveal: Mapping[str, Any], taken: int = 1) -> str:
-    """The round's ruling from the data of its ``arena.reveal`` event (``taken``: the cards
-    a sole winner takes): ``Red King: the lowest sum wins. Seat 1 has 3, the lowest, and
-    takes the card!``, or what a tie does with the operator card (ARENA-3, ARENA-4)."""
-    op, best, top = reveal["operator"], reveal["best"], reveal["winners"]
-    head = rule_words(op)
-    if len(top) == 1:
-        cards = "the card" if taken <= 1 else f"{taken} cards (the pot too)"
-        return f"{head} Seat {top[0] + 1} has {best}, the {reveal['goal']}, and takes {cards}!"
-    if reveal["tie"] == "leftovers":
-        return f"{head} {_seats(top)} tie with {best}: their leftover cards decide."
-    pot = f"the {operator_name(op)} goes into the pot for the next round's winner."
-    return f"{head} {_seats(top)} tie with {best}, so nobody takes it: {pot}"
-
-
 def scorings(actions: Sequence[Action]) -> list[int]:
     """Where each scoring begins in ``actions``: a run of :class:`Choose` (the pairs) or
     of :class:`ShowLeftover` (the leftover cards)."""
@@ -1015,10 +994,8 @@ __all__ = [
     "parse_card",
     "pip_value",
     "play_value",
-    "rule_words",
     "scorings",
     "seat_view",
     "table_actions",
     "tournament_points",
-    "verdict",
 ]

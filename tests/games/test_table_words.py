@@ -1,5 +1,5 @@
 """The engines' words for the table (issue 21: rules worked out once, in the engine): Math
-Arena's verdict from its reveal event and where each scoring begins, Math Attack!'s words
+Arena's operator names and where each scoring begins, Math Attack!'s words
 for what binds the next turn. The screens put the seats' names in (``seats_named``)."""
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ from tabletop.games.math_arena import (
     ShowLeftover,
     last_scoring,
     operator_name,
-    rule_words,
     scorings,
-    verdict,
 )
 from tabletop.games.math_attack import (
     MathAttackSettings,
@@ -26,36 +24,10 @@ from tabletop.games.math_attack import (
 from tabletop.ui.messages import seats_named
 
 
-def reveal(op: str, winners: list[int], best: int, tie: str | None = None) -> dict[str, Any]:
-    goal = "lowest" if op[-1] in "HD" else "highest"
-    return {"operator": op, "winners": winners, "best": best, "goal": goal, "tie": tie}
-
-
-def test_arena_rule_words_name_the_operator_and_its_goal() -> None:
-    """ARENA-1: a red operator wants the lowest value, a black one the highest."""
-    assert rule_words("KH") == "Red King: the lowest sum wins."
-    assert rule_words("QS") == "Black Queen: the highest remainder wins."
+def test_arena_operator_name_says_its_colour() -> None:
+    """ARENA-1: a red operator wants the lowest value, a black one the highest (the
+    round's ruling itself is the sentence table's: tests/ui/games/test_math_arena_play.py)."""
     assert operator_name("JD") == "red Jack" and operator_name("JD", title=True) == "Red Jack"
-
-
-def test_arena_verdict_sole_winner_takes_the_card_and_the_pot() -> None:
-    """ARENA-3: the best value takes the operator card (ARENA-4: and the pot with it)."""
-    text = verdict(reveal("KH", [1], 3))
-    assert text == "Red King: the lowest sum wins. Seat 2 has 3, the lowest, and takes the card!"
-    assert verdict(reveal("KS", [0], 19), taken=3).endswith("takes 3 cards (the pot too)!")
-
-
-def test_arena_verdict_tie_pots_the_operator_or_asks_for_leftovers() -> None:
-    """ARENA-4: a tie pots the operator card; in a set's last round leftovers decide."""
-    pot = verdict(reveal("JC", [0, 2], 5, "pot"))
-    assert pot == (
-        "Black Jack: the highest difference wins. seats 1 and 3 tie with 5, so nobody takes "
-        "it: the black Jack goes into the pot for the next round's winner."
-    )
-    last = verdict(reveal("QD", [0, 1, 3], 0, "leftovers"))
-    assert last.endswith("seats 1, 2 and 4 tie with 0: their leftover cards decide.")
-    names = ["Ana", "Bo", "Cy", "Di"]
-    assert "Ana, Bo and Di tie with 0" in seats_named(last, names)
 
 
 def test_arena_scorings_start_each_run_of_pairs_or_leftovers() -> None:
@@ -106,6 +78,11 @@ def test_attack_turn_words_say_what_binds_the_next_turn() -> None:
     bound, final = turn_binds(attack_state(turn=1, blocked=1, end_by=0))  # the UI's facts
     assert (bound.code, bound.seat, bound.data) == ("atk.bound", 1, {"blocked": 1, "line": 0})
     assert (final.code, final.seat) == ("atk.final_turn", 1)
+
+
+def test_messages_seats_named_names_a_list_of_seats() -> None:
+    names = ["Ana", "Bo", "Cy", "Di"]
+    assert seats_named("seats 1, 2 and 4 tie with 0.", names) == "Ana, Bo and Di tie with 0."
 
 
 def test_messages_seats_named_leaves_unknown_seats_alone() -> None:
