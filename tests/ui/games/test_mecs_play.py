@@ -5,12 +5,16 @@ the record kept beside the match (RULINGS MECS-4, MECS-5, MECS-6)."""
 from __future__ import annotations
 
 import re
+import string
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
@@ -26,10 +30,12 @@ from tabletop.games.mecs import (
     Refill,
     Trade,
 )
-from tabletop.games.mecs_equation import render
+from tabletop.games.mecs_equation import PLAY_CARDS, evaluate, render
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
-from tabletop.ui.games.mecs.play import LABEL, MecsPlay, seat_infos
+from tabletop.ui.games.mecs.play import LABEL, MecsPlay, seat_infos, why_not
+from tabletop.ui.messages import CHILD_MESSAGES, FALLBACK
+from tests.games.test_mecs_support import cards
 
 NAMES = [("Ann", False), ("Bo", False)]
 
@@ -632,3 +638,46 @@ def test_mecs_play_the_objective_cards_are_said_from_the_sentence_table_mecs6_me
         else:  # "an even number less than 20": met, and the next objective card is out
             assert said[0] == "Objective 2 of 5 is met! (good)"
             assert said[1].startswith("New objective card: the answer must be")
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PLAY_CARDS), max_size=14))
+def test_mecs_play_any_cards_not_yet_an_equation_are_told_from_the_table_mecs2(
+    seq: list[str],
+) -> None:
+    """Round 36: the checker's reasons are English for the log and the CLI; whatever the
+    cards, a child is told why from the sentence table, every blank filled."""
+    verdict = evaluate(seq)
+    if not verdict.valid:
+        template = CHILD_MESSAGES[str(verdict.code)]
+        assert {f for _, f, _, _ in string.Formatter().parse(template) if f} == {
+            k for k, _ in verdict.facts
+        }
+        assert why_not(verdict) == template.format(**dict(verdict.facts))
+
+
+def test_mecs_play_every_reason_the_checker_gives_is_a_childs_sentence_mecs2() -> None:
+    """Round 36: the checker's reasons ("digits 0 7: a number cannot start with 0") reached
+    the area's ruling, a refused hack and the editor as the engine's English. Each has a
+    code now, with one sentence in the table: every reason pinned by the engine's tests
+    (MECS-2) gets its sentence, and every sentence of ``mecs.eq`` is one of theirs."""
+    from tests.games.test_mecs_equation import INVALID
+
+    too_big = [["1"] * 1001 + ["EQ", "1"], ["LP"] * 40 + ["9"] + ["RP", "SQ"] * 40 + ["EQ", "1"]]
+    codes = set()
+    for seq, reason in [*((cards(t), r) for t, r in INVALID), *((s, None) for s in too_big)]:
+        verdict = evaluate(seq)
+        assert verdict.reason == reason or reason is None  # the English is kept for the log
+        codes.add(verdict.code)
+        assert why_not(verdict) != FALLBACK and "that" not in why_not(verdict).split()
+    assert codes == {c for c in CHILD_MESSAGES if c.startswith("mecs.eq.")}
+    assert why_not(evaluate(cards("2 X 3 + 4 EQ 1 1"))) == "2 × 3 + 4 makes 10, not 11."
+    play = new_play(cards="camera")
+    play.press("reveal.8")
+    play.press("reveal.3")
+    play.submit_area(0, ("0", "7"), camera=True)
+    assert play.area_status(0) == (
+        "Not finished yet. 07 is not a number: a number can't start with 0.",
+        "muted",
+        "Not finished yet.",
+    )

@@ -12,8 +12,9 @@ import pygame
 from tabletop.games.mecs_equation import PLAY_CARDS, evaluate
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
-from tabletop.ui.games.mecs.play import LABEL
+from tabletop.ui.games.mecs.play import LABEL, why_not
 from tabletop.ui.input import InputEvent
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.theme import Metrics
@@ -183,7 +184,7 @@ class AreaEditor(Scene):
         if verdict is not None and verdict.valid:
             text, colour = f"{verdict.text}: a complete equation!", p.good
         elif verdict is not None:
-            text, colour = f"{verdict.text}: not finished ({verdict.reason}).", p.ink
+            text, colour = child_message("mecs.area.unfinished", what=why_not(verdict)), p.ink
         if text:
             painter.paragraph(surface, text, self.note_rect, m.text, colour, align="center")
 

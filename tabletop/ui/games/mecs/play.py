@@ -21,7 +21,7 @@ from tabletop.bots.mecs import LEVELS, decide
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
-from tabletop.engine.words import and_joined, plural, sentence
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.mecs import (
     CHANCE_TYPES,
     Action,
@@ -52,6 +52,7 @@ from tabletop.games.mecs_equation import (
     DIGITS,
     FACE,
     PLAY_CARDS,
+    Verdict,
     card_coins,
     coin_breakdown,
     evaluate,
@@ -107,6 +108,11 @@ class Banner:
 def labels(cards: Iterable[str]) -> tuple[tuple[str, str], ...]:
     """Cards as a grid's choices, each under its face."""
     return tuple((c, LABEL[c]) for c in cards)
+
+
+def why_not(verdict: Verdict) -> str:
+    """Why cards are not a right equation (yet), in the child's words (MECS-2)."""
+    return child_message(str(verdict.code), dict(verdict.facts))
 
 
 def _ruling(key: str, tone: str, **facts: Any) -> tuple[str, str, str]:
@@ -314,7 +320,7 @@ class MecsPlay(TableController):
             return None
         verdict = evaluate(cards)
         if not verdict.valid:
-            return _ruling("unfinished", "muted", why=verdict.reason)
+            return _ruling("unfinished", "muted", what=why_not(verdict))
         if not meets_objective(self.state, verdict):
             goal = self.goal() or "the next objective"
             return _ruling("missed", "bad", answer=verdict.answer_text, goal=goal)
@@ -412,7 +418,7 @@ class MecsPlay(TableController):
         verdict = evaluate(cards) if hack else None
         why = ""
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
-            why = f" {sentence(verdict.reason or '')}"
+            why = f" {why_not(verdict)}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
             why = f" {verdict.answer_text} is not {self.goal()}."
         name = self.name(self.state.active)
