@@ -23,7 +23,6 @@ from tabletop.ui.games import game_app
 from tabletop.ui.games.mecs.cards import BLUE, RED, CardPageScene, card_pages, colour_of
 from tabletop.ui.games.mecs.demo import Setup, play_demo, run_demo
 from tabletop.ui.games.mecs.editor import AreaEditor
-from tabletop.ui.games.mecs.play import why_not
 from tabletop.ui.games.mecs.table import BOT_SECONDS, MecsTable, coin_words
 from tabletop.ui.harness import DemoRun
 from tabletop.ui.input import CardSeen, CardsSeen, Tap
@@ -338,6 +337,8 @@ def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
     text, kind = table.message, table.play.tone
     assert kind == "error"
     assert text.startswith("A hack must finish the equation right away.")
+    from tabletop.ui.games.mecs.play import why_not
+
     verdict = evaluate((*target, card))
     assert not verdict.valid and text.endswith(f" {why_not(verdict)}")
 

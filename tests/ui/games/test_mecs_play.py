@@ -33,8 +33,8 @@ from tabletop.games.mecs import (
 from tabletop.games.mecs_equation import PLAY_CARDS, evaluate, render
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
-from tabletop.ui.games.mecs.play import LABEL, MecsPlay, seat_infos, why_not
-from tabletop.ui.messages import CHILD_MESSAGES, FALLBACK
+from tabletop.ui.games.mecs.play import LABEL, MecsPlay, coin_words, seat_infos
+from tabletop.ui.messages import CHILD_MESSAGES, FALLBACK, child_message
 from tests.games.test_mecs_support import cards
 
 NAMES = [("Ann", False), ("Bo", False)]
@@ -647,6 +647,8 @@ def test_mecs_play_any_cards_not_yet_an_equation_are_told_from_the_table_mecs2(
 ) -> None:
     """Round 36: the checker's reasons are English for the log and the CLI; whatever the
     cards, a child is told why from the sentence table, every blank filled."""
+    from tabletop.ui.games.mecs.play import why_not
+
     verdict = evaluate(seq)
     if not verdict.valid:
         template = CHILD_MESSAGES[str(verdict.code)]
@@ -661,6 +663,7 @@ def test_mecs_play_every_reason_the_checker_gives_is_a_childs_sentence_mecs2() -
     the area's ruling, a refused hack and the editor as the engine's English. Each has a
     code now, with one sentence in the table: every reason pinned by the engine's tests
     (MECS-2) gets its sentence, and every sentence of ``mecs.eq`` is one of theirs."""
+    from tabletop.ui.games.mecs.play import why_not
     from tests.games.test_mecs_equation import INVALID
 
     too_big = [["1"] * 1001 + ["EQ", "1"], ["LP"] * 40 + ["9"] + ["RP", "SQ"] * 40 + ["EQ", "1"]]
@@ -681,3 +684,29 @@ def test_mecs_play_every_reason_the_checker_gives_is_a_childs_sentence_mecs2() -
         "muted",
         "Not finished yet.",
     )
+
+
+def test_mecs_play_a_hacks_banner_line_is_the_sentence_tables(monkeypatch) -> None:
+    """Round 36: the hack's banner line ("Ann hacked Bo: 9 × 7 = 63  ·  Ann +6 coins
+    (...)") was English written in Python; it is the table's, with the coins counted
+    (MECS-3, MECS-5)."""
+    from tests.games.test_mecs_support import table as engine_table
+
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.won.hacked", "{name} HACKED {owner}: {equation}!")
+    state = engine_table(["3 1 4", "5 5", ""], ["", "9 X 7 EQ 6", ""])
+    match = Match(Mecs(), MecsSettings(), 3, seed=3)
+    match.initial = state
+    play = MecsPlay(seat_infos([("Ann", False), ("Bo", False), ("Cy", False)]), MecsSettings(), 3)
+    play.match = match
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "3"))  # Ann hacks Bo's area
+    assert play.banner is not None and play.banner.title == "Hacked!"
+    assert play.banner.text == "Ann HACKED Bo: 9 × 7 = 63!"
+    monkeypatch.undo()
+    assert child_message(
+        "mecs.won.hacked",
+        name="Ann",
+        owner="Bo",
+        equation="1 + 1 = 2",
+        coins=5,
+        why=coin_words(cards("1 + 1 EQ 2")),
+    ) == ("Ann hacked Bo: 1 + 1 = 2  ·  Ann +5 coins (3 numbers × 1 + 2 signs × 1 = 5 coins).")

@@ -466,18 +466,13 @@ class MecsPlay(TableController):
                 if seat is not None:  # an equation checked and right (it scores)
                     self.checked(seat, True, cards)
                 owner = int(data.get("area_of", winner))
-                title, says = child_message("mecs.banner.complete"), render(cards)
-                key = f"mecs.said.completed{'_from' * (owner != winner)}"
-                text = child_message(
-                    key, facts, owner=self.name(owner), count=len(cards), equation=says
-                )
-                if owner != winner:  # a hack is announced as one
-                    title = child_message("mecs.banner.hacked")
-                    says = f"{self.name(winner)} hacked {self.name(owner)}: {says}"
-                if waiting:  # MECS-9: say why it counted now
-                    title, says = child_message("mecs.banner.objective"), waiting.rstrip(".")
+                facts |= {"owner": self.name(owner), "equation": render(cards), "count": len(cards)}
+                text = child_message(f"mecs.said.completed{'_from' * (owner != winner)}", facts)
+                # a hack is announced as one; MECS-9: why it counted now
+                won = "objective" if waiting else "hacked" if owner != winner else "complete"
+                title, why = child_message(f"mecs.banner.{won}"), coin_words(cards)
+                says = child_message(f"mecs.won.{won}", facts, why=why, waiting=waiting.rstrip("."))
                 coins = int(data.get("coins", 0))
-                says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
             elif what == "mecs.took" and seat is not None:  # a hand shown, real cards, a bot's
