@@ -510,7 +510,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # seat 1 hacks: 2 × 2 = 4
     assert table.play.state.players[1].area == ()
     assert table.play.state.coins(0) == 5 and table.play.state.coins(1) == 0
-    assert table.play.outcome_lines()[3] == "1 equation completed"  # not "1 equations"
+    assert table.play.outcome_lines()[3] == "1 equation completed."  # not "1 equations"
     assert table.play.banner is not None and table.play.banner.title == "Hacked!"
     assert "+5 coins" in table.play.banner.text
     assert any("hacked" in line for _, line in table.play.story)
@@ -595,8 +595,8 @@ def test_mecs_results_name_the_winner_and_offer_another_game(tmp_path: Path) -> 
     assert [row.score for row in results.outcome.rows] == [
         f"{result.scores[row.seat]} coins" for row in results.outcome.rows
     ]
-    assert "Player" not in results.outcome.reason and results.outcome.reason.startswith(
-        "The game ended because"
+    assert "Player" not in results.outcome.reason and results.outcome.reason.endswith(
+        ", so the game is over!"
     )
     run.tap("again")
     fresh = run.top

@@ -268,7 +268,7 @@ def test_mecs_play_bots_play_to_the_end_and_a_replayed_match_plays_on_the_same()
     assert play.finished and again.state == play.state
     result = Mecs().result(play.state)
     assert result is not None and play.standings() == result
-    assert play.outcome_lines()[:2] == ["Race to 15 coins", "Advanced deck"]
+    assert play.outcome_lines()[:2] == ["Race to 15 coins.", "Advanced deck."]
 
 
 def test_mecs_play_record_beside_the_match_carries_on() -> None:
@@ -710,3 +710,34 @@ def test_mecs_play_a_hacks_banner_line_is_the_sentence_tables(monkeypatch) -> No
         coins=5,
         why=coin_words(cards("1 + 1 EQ 2")),
     ) == ("Ann hacked Bo: 1 + 1 = 2  ·  Ann +5 coins (3 numbers × 1 + 2 signs × 1 = 5 coins).")
+
+
+@pytest.mark.parametrize(("mode", "seed"), [("normal", 0), ("challenge", 9), ("challenge", 1)])
+def test_mecs_play_the_results_lines_are_the_sentence_tables(mode: str, seed: int) -> None:
+    """Round 36: why the game ended was the engine's English ("The game ended because
+    Ann has 15 coins" from "Player 1 has 15 coins"; "because stopped with coins ..."),
+    and the game's lines ("Race to 15 coins", "12 turns") were written in Python; they
+    are the table's now: coins won (MECS-6), all objectives met or the cards run out
+    (challenge), or a game stopped by the rotation's clock."""
+    from tabletop.ui.games.mecs.table import MecsTable
+    from tests.ui.scenery import make_app
+
+    bots = [("Bot 1", True), ("Bot 2", True), ("Bot 3", True)]
+    table = MecsTable(make_app().ctx, seats=bots, settings=MecsSettings(mode=mode), seed=seed)
+    table.begin()
+    assert table.outcome().reason == "The game stopped before its end: the most coins wins."
+    while not table.play.finished:
+        table.play.bot_step()
+    out, last, play = table.outcome(), table.play.match.steps[-1].events[-1], table.play
+    ended = {
+        "mecs.completed": f"{play.name(last.seat or 0)} has {last.data.get('total')} coins",
+        "mecs.objective_met": "All 5 objectives are met",
+        "mecs.cards_out": "The cards ran out",
+    }
+    assert out.reason == f"{ended[last.code]}, so the game is over!"
+    assert last.code == {0: "mecs.completed", 9: "mecs.objective_met", 1: "mecs.cards_out"}[seed]
+    done = sum(e.code == "mecs.completed" for step in play.match.steps for e in step.events)
+    equations = f"{done} equation{'s' * (done != 1)}"
+    goal = "Race to 15 coins" if mode == "normal" else "Challenge"
+    turns = f"{play.state.turn} turns."
+    assert out.lines == [f"{goal}.", "Advanced deck.", turns, f"{equations} completed."]

@@ -354,13 +354,21 @@ class MecsPlay(TableController):
         return start, sorted(palette, key=PLAY_CARDS.index), False
 
     def outcome_lines(self) -> list[str]:
-        """The game's lines on the results screen."""
+        """The game's lines on the results screen: the mode, the deck, turns and equations."""
         done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
-        s = self.settings
-        mode = "Challenge" if s.mode == "challenge" else f"Race to {plural(s.target_coins, 'coin')}"
-        deck = DECK_NAMES[s.deck].capitalize()
-        turns, equations = plural(self.state.turn, "turn"), plural(done, "equation")
-        return [mode, deck, turns, f"{equations} completed"]
+        s, turns = self.settings, plural(self.state.turn, "turn")
+        facts = {"target": s.target_coins, "turns": turns, "equations": plural(done, "equation")}
+        keys = (s.mode, f"deck_{s.deck}", "played", "completed")
+        return [child_message(f"mecs.results.{key}", facts) for key in keys]
+
+    def ended(self) -> str:
+        """Why the game ended (the last event: an equation that won, the last objective
+        met, the cards out), or that it was stopped before its end (the results' reason)."""
+        last = self.match.steps[-1].events[-1] if self.finished else None
+        if last is None:
+            return child_message("mecs.ended.stopped")
+        facts = {**last.data, "name": self.name(last.seat or 0), "of": self.settings.objectives}
+        return child_message(last.code.replace("mecs.", "mecs.ended."), facts)
 
     # -- the game -----------------------------------------------------------------------------
 
