@@ -478,7 +478,7 @@ def test_mecs_a_fix_that_takes_back_later_moves_waits_for_the_teacher_pin() -> N
         auto.tap(f"key.{digit}")
     assert app.stack.top is table and table.play.fix_waiting is None
     assert table.play.state.players[0].area == ("6", "7")
-    assert table.message == "Fixed: Player 1's area reads 67. 2 later moves were taken back."
+    assert table.message == "Fixed: Player 1's area reads 67. Taken back: 2 later moves."
     assert not any(isinstance(a, Trade) for a in table.match.history)
 
 

@@ -471,7 +471,7 @@ def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() ->
     play.teacher_fix(True)  # the table's PIN pad: the teacher gave the PIN
     assert play.fix_waiting is None
     assert (play.message, play.tone) == (
-        "Fixed: Ann's area reads 67. 2 later moves were taken back.",
+        "Fixed: Ann's area reads 67. Taken back: 2 later moves.",
         "info",
     )
     assert len(play.match.history) == before - 2 and play.state.players[0].area == ("6", "7")
@@ -741,3 +741,32 @@ def test_mecs_play_the_results_lines_are_the_sentence_tables(mode: str, seed: in
     goal = "Race to 15 coins" if mode == "normal" else "Challenge"
     turns = f"{play.state.turn} turns."
     assert out.lines == [f"{goal}.", "Advanced deck.", turns, f"{equations} completed."]
+
+
+def test_mecs_play_a_hack_that_misses_the_objective_and_a_fixed_reading_are_the_tables(
+    monkeypatch,
+) -> None:
+    """Round 36: "63 is not (the objective)." after a refused hack (MECS-6) and "Fixed:
+    Ann's area reads 67. 2 later moves were taken back." were English written in Python;
+    they are the table's."""
+    from dataclasses import replace
+
+    from tabletop.games.mecs import objective
+    from tests.games.test_mecs_support import table as engine_table
+
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.told.missed", "{answer} MISSES {goal}.")
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["3 1 4", "5 5", ""], ["", "9 X 7 EQ 6", ""], settings=settings)
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = replace(state, objective=2)
+    play = MecsPlay(seat_infos([("Ann", False), ("Bo", False), ("Cy", False)]), settings, 3)
+    play.match = match
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "3"))  # true, but 63 misses objective 2
+    assert play.message.endswith(f" 63 MISSES {objective(2).text}.")
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.told.fixed", "{name} FIXED {cards}.")
+    play = new_play(cards="camera")
+    play.press("reveal.8")
+    play.press("reveal.3")
+    play.submit_area(0, ("5",), camera=True)
+    play.submit_area(0, ("6",))  # by touch: the one card was read wrong; nothing after it
+    assert play.message == "Ann FIXED 6."

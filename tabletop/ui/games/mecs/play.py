@@ -428,7 +428,9 @@ class MecsPlay(TableController):
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
             why = f" {why_not(verdict)}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
-            why = f" {verdict.answer_text} is not {self.goal()}."
+            why = " " + child_message(
+                "mecs.told.missed", answer=verdict.answer_text, goal=self.goal()
+            )
         name = self.name(self.state.active)
         before = child_message("mecs.not_now.turn", {"name": name}) + " " if turn else ""
         self.wrong(code, why, before, who=name)
@@ -595,8 +597,9 @@ class MecsPlay(TableController):
         self.dealer = keyed_dealer(self.seed, fix.match)
         if self.save is not None:
             self.save.attach(fix.match)  # the journal rewrites from the first changed step
-        text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
-        self.say(text + (f" {dropped} later moves were taken back." if dropped else ""))
+        key, name = f"mecs.told.fixed{'_empty' * (not reads)}", self.name(seat)
+        moves = child_message("mecs.told.dropped", moves=plural(dropped, "later move"))
+        self.say(child_message(key, name=name, cards=render(reads)) + f" {moves}" * bool(dropped))
         self.settle()
 
     def teacher_fix(self, given: bool) -> None:
