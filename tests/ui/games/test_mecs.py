@@ -1067,3 +1067,30 @@ def test_mecs_real_cards_tell_the_child_to_take_a_card_mecs4(size) -> None:
         "Player 1 took a card from Player 2's hand.",
         "Player 2 took a card from Player 1's hand.",
     ]
+
+
+def test_mecs_editor_says_its_lines_from_the_sentence_table(monkeypatch) -> None:
+    """Round 36: the editor's how-to line, its refusals ("Tap a card first.", "You have no
+    card to put down here."), its questions and "9 × 7 = 63: a complete equation!" were
+    English written in Python; they are the sentence table's (``mecs.edit``)."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    for key in ("how", "pick_first", "no_card", "which", "complete"):
+        monkeypatch.setitem(CHILD_MESSAGES, f"mecs.edit.{key}", f"EDIT {key} {{equation}}.")
+    app = make_app()
+    editor = AreaEditor(app.ctx, title="Edit", cards=["3", "+"], palette=["4"], any_card=False)
+    app.stack.push(editor)
+    auto = Autoplayer(app)
+    texts = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "EDIT how that." in texts
+    post(app, Tap(editor.target("remove").rect.center, app.ctx.clock()))  # type: ignore[union-attr]
+    assert editor.note == "EDIT pick_first that."
+    auto.tap("gap.2")
+    assert app.stack.top.title == "EDIT which that."  # type: ignore[attr-defined]
+    auto.tap("choice.0")
+    auto.tap("gap.3")  # the only 4 is down: none left to put
+    assert editor.note == "EDIT no_card that."
+    editor.cards += ["EQ", "7"]
+    editor.note = ""
+    texts = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "EDIT complete 3 + 4 = 7." in " ".join(texts)
