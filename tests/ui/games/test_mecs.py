@@ -1094,3 +1094,14 @@ def test_mecs_editor_says_its_lines_from_the_sentence_table(monkeypatch) -> None
     editor.note = ""
     texts = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
     assert "EDIT complete 3 + 4 = 7." in " ".join(texts)
+
+
+def test_mecs_an_objective_cards_page_is_the_sentence_tables(monkeypatch) -> None:
+    """Round 36: the objective card's page ("For challenge mode. The answer of your
+    equation must be ...", MECS-6) was English written in Python; it is the table's."""
+    from tabletop.games.mecs import objective
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.page.objective", "PAGE {goal}.")
+    page = CardPageScene(make_app().ctx, "OBJ2")
+    assert page.words() == ("Objective card 2", "", f"PAGE {objective(2).text}.")
