@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -129,7 +129,9 @@ class Verdict:
     cards: tuple[str, ...]
     valid: bool
     answer: Fraction | None = None
-    reason: str | None = None
+    reason: str | None = None  # the exact English, for logs and the CLI
+    code: str | None = None  # why, for a child's sentence: ``mecs.eq.<problem>``
+    facts: tuple[tuple[str, str], ...] = ()  # that sentence's blanks: the cards it names
 
     @property
     def coins(self) -> int:
@@ -143,6 +145,22 @@ class Verdict:
     @property
     def answer_text(self) -> str | None:
         return None if self.answer is None else format_value(self.answer)
+
+
+@dataclass(frozen=True)
+class _Why:
+    """A problem found: the verdict's ``code``, ``reason`` and ``facts``."""
+
+    code: str
+    reason: str
+    facts: tuple[tuple[str, str], ...] = ()
+
+    def verdict(self, cards: tuple[str, ...]) -> Verdict:
+        return Verdict(cards, False, reason=self.reason, code=self.code, facts=self.facts)
+
+
+def _why(code: str, reason: str, **facts: str) -> _Why:
+    return _Why(f"mecs.eq.{code}", reason, tuple(facts.items()))
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -170,40 +188,41 @@ def evaluate(cards: Iterable[str]) -> Verdict:
 @lru_cache(maxsize=1 << 16)
 def _evaluate(cards: tuple[str, ...]) -> Verdict:
     verdict = _judge(cards)
+    facts = tuple((k, _clip(v, 40)) for k, v in verdict.facts)  # a child's line stays short
     if verdict.reason is not None and len(verdict.reason) > _REASON_LIMIT:
-        return Verdict(cards, False, reason=_clip(verdict.reason))
-    return verdict
+        return replace(verdict, reason=_clip(verdict.reason), facts=facts)
+    return replace(verdict, facts=facts) if facts != verdict.facts else verdict
 
 
 def _judge(cards: tuple[str, ...]) -> Verdict:
     if not cards:
-        return Verdict(cards, False, reason="there are no cards")
+        return _why("no_cards", "there are no cards").verdict(cards)
     tokens = _lex(cards)
-    if isinstance(tokens, str):
-        return Verdict(cards, False, reason=tokens)
+    if isinstance(tokens, _Why):
+        return tokens.verdict(cards)
     sides = _split_sides(tokens)
-    if isinstance(sides, str):
-        return Verdict(cards, False, reason=sides)
+    if isinstance(sides, _Why):
+        return sides.verdict(cards)
     for side in sides:
         problem = _shape_problem(side, cards)
         if problem is not None:
-            return Verdict(cards, False, reason=problem)
+            return problem.verdict(cards)
     if not OPERATION_CARDS.intersection(cards):
-        return Verdict(
-            cards,
-            False,
-            reason=f"{render(cards)}: an equation needs an operation besides = "
+        return _why(
+            "no_operation",
+            f"{render(cards)}: an equation needs an operation besides = "
             "(+, -, ×, ÷ or a green card)",
-        )
+            equation=render(cards),
+        ).verdict(cards)
     values: list[Fraction] = []
     for side in sides:
         value = _side_value(side, cards)
-        if isinstance(value, str):
-            return Verdict(cards, False, reason=value)
+        if isinstance(value, _Why):
+            return value.verdict(cards)
         values.append(value)
     for i in range(1, len(values)):
         if values[i] != values[0]:
-            return Verdict(cards, False, reason=_unequal(sides, values, i, cards))
+            return _unequal(sides, values, i, cards).verdict(cards)
     return Verdict(cards, True, answer=values[0])
 
 
@@ -216,10 +235,10 @@ def _value_of(cards: tuple[str, ...]) -> Fraction | None:
     if not cards or EQUALS in cards:
         return None
     tokens = _lex(cards)
-    if isinstance(tokens, str) or _shape_problem(tokens, cards) is not None:
+    if isinstance(tokens, _Why) or _shape_problem(tokens, cards) is not None:
         return None
     value = _side_value(tokens, cards)
-    return None if isinstance(value, str) else value
+    return None if isinstance(value, _Why) else value
 
 
 def value_of(cards: Sequence[str]) -> Fraction | None:
@@ -231,7 +250,7 @@ def terms(cards: Sequence[str]) -> tuple[Fraction | str, ...] | None:
     """The cards as they are read (MECS-2): a run of digits and decimal points is one
     number, any other card stays its code; ``None`` when a run is not a number."""
     tokens = _lex(tuple(cards))
-    if isinstance(tokens, str):
+    if isinstance(tokens, _Why):
         return None
     return tuple(t.value if t.kind == "NUM" else t.kind for t in tokens)
 
@@ -303,7 +322,7 @@ class _Token:
     value: Fraction = Fraction(0)
 
 
-def _lex(cards: tuple[str, ...]) -> list[_Token] | str:
+def _lex(cards: tuple[str, ...]) -> list[_Token] | _Why:
     """Numbers from runs of digits and decimal points; other cards one token each."""
     tokens: list[_Token] = []
     i, n = 0, len(cards)
@@ -314,7 +333,7 @@ def _lex(cards: tuple[str, ...]) -> list[_Token] | str:
             while j < n and (cards[j] in DIGITS or cards[j] == "DOT"):
                 j += 1
             number = _number(cards[i:j])
-            if isinstance(number, str):
+            if isinstance(number, _Why):
                 return number
             tokens.append(_Token("NUM", i, j, number))
             i = j
@@ -324,30 +343,37 @@ def _lex(cards: tuple[str, ...]) -> list[_Token] | str:
     return tokens
 
 
-def _number(run: tuple[str, ...]) -> Fraction | str:
+def _number(run: tuple[str, ...]) -> Fraction | _Why:
     """MECS-2: no leading zero unless the number is 0 or starts 0.; a decimal point needs
     digits on both sides; one decimal point per number. A run too long to be a number
     (Python reads at most 4,300 digits) is refused as too big to check."""
     if len(run) > MAX_DIGITS:
-        return f"a number of {len(run)} digits: the number is too big to check"
+        return _why("too_big", f"a number of {len(run)} digits: the number is too big to check")
     if "DOT" not in run:
         if len(run) > 1 and run[0] == "0":
-            return f"digits {' '.join(run)}: a number cannot start with 0"
+            return _leading_zero(run)
         return Fraction(int("".join(run)))
     dots = [k for k, c in enumerate(run) if c == "DOT"]
     for k in dots:
         if k == 0 or k == len(run) - 1 or run[k - 1] == "DOT" or run[k + 1] == "DOT":
-            return f"{render(run)}: a decimal point needs a digit on both sides"
+            why = f"{render(run)}: a decimal point needs a digit on both sides"
+            return _why("lone_point", why, number=render(run))
     if len(dots) > 1:
-        return f"{render(run)}: a number can have only one decimal point"
+        why = f"{render(run)}: a number can have only one decimal point"
+        return _why("two_points", why, number=render(run))
     whole = run[: dots[0]]
     if len(whole) > 1 and whole[0] == "0":
-        return f"digits {' '.join(whole)}: a number cannot start with 0"
+        return _leading_zero(whole)
     decimals = run[dots[0] + 1 :]
     return Fraction(int("".join(whole))) + Fraction(int("".join(decimals)), 10 ** len(decimals))
 
 
-def _split_sides(tokens: list[_Token]) -> list[list[_Token]] | str:
+def _leading_zero(digits: tuple[str, ...]) -> _Why:
+    why = f"digits {' '.join(digits)}: a number cannot start with 0"
+    return _why("leading_zero", why, number=render(digits))
+
+
+def _split_sides(tokens: list[_Token]) -> list[list[_Token]] | _Why:
     sides: list[list[_Token]] = [[]]
     for tok in tokens:
         if tok.kind == "EQ":
@@ -355,13 +381,13 @@ def _split_sides(tokens: list[_Token]) -> list[list[_Token]] | str:
         else:
             sides[-1].append(tok)
     if len(sides) == 1:
-        return "there is no = card: an equation needs one"
+        return _why("no_equals", "there is no = card: an equation needs one")
     if not sides[0]:
-        return "the equation starts with =: something must come before it"
+        return _why("starts_equals", "the equation starts with =: something must come before it")
     if not sides[-1]:
-        return "the equation ends with =: something must come after it"
+        return _why("ends_equals", "the equation ends with =: something must come after it")
     if any(not side for side in sides):
-        return "= =: two = cards need something between them"
+        return _why("equals_twice", "= =: two = cards need something between them")
     return sides
 
 
@@ -369,7 +395,7 @@ def _face(tok: _Token, cards: tuple[str, ...]) -> str:
     return render(cards[tok.start : tok.end])
 
 
-def _shape_problem(side: list[_Token], cards: tuple[str, ...]) -> str | None:
+def _shape_problem(side: list[_Token], cards: tuple[str, ...]) -> _Why | None:
     """MECS-2 shape of one side, left to right, as a two-state machine: expecting an
     operand (a number, ``(`` or ``√``) or an operation (``+ - × ÷ /``, ``)`` or ``²``)."""
     depth = 0
@@ -385,46 +411,50 @@ def _shape_problem(side: list[_Token], cards: tuple[str, ...]) -> str | None:
                 depth += 1
             elif k == "SQRT":
                 if pk == "SQRT":
-                    return "√ √: √ needs a number or a bracket right after it"
+                    return _why("root_needs", "√ √: √ needs a number or a bracket right after it")
             elif k in _PRECEDENCE:
                 return _operation_without_left(k, FACE[k], pk, _tok_face(prev, cards))
             elif k == "RP":
                 if pk == "LP":
-                    return "( ): nothing between the brackets"
+                    return _why("empty_brackets", "( ): nothing between the brackets")
                 if pk == "SQRT":
-                    return "√ ): √ needs a number or a bracket right after it"
+                    return _why("root_needs", "√ ): √ needs a number or a bracket right after it")
                 if pk in _PRECEDENCE:
                     pface = _tok_face(prev, cards)
-                    return f"{pface} ): {pface} needs a number after it"
-                return "a ) closes a bracket that was never opened"
+                    why = f"{pface} ): {pface} needs a number after it"
+                    return _why("number_after", why, sign=pface)
+                return _why("never_opened", "a ) closes a bracket that was never opened")
             elif k == "SQ":
                 pface = _tok_face(prev, cards)
                 where = f"{pface} ²: " if pface else ""
-                return f"{where}² needs a number or a bracket right before it"
+                why = f"{where}² needs a number or a bracket right before it"
+                return _why("square_needs", why)
         else:
             if k in _PRECEDENCE:
                 expect_operand = True
             elif k == "RP":
                 if depth == 0:
-                    return "a ) closes a bracket that was never opened"
+                    return _why("never_opened", "a ) closes a bracket that was never opened")
                 depth -= 1
             elif k == "SQ":
                 if pk == "SQ":
-                    return "² ²: ² needs a number or a bracket right before it"
+                    why = "² ²: ² needs a number or a bracket right before it"
+                    return _why("square_needs", why)
             else:  # a number, ( or √ right after an operand
                 pface, face = _tok_face(prev, cards), _tok_face(tok, cards)
-                return f"{pface} {face}: an operation is missing between them"
+                why = f"{pface} {face}: an operation is missing between them"
+                return _why("sign_missing", why, left=pface, right=face)
         prev = tok
     if expect_operand:
         pk = prev.kind if prev is not None else None
         if pk == "SQRT":
-            return "√ needs a number or a bracket after it"
+            return _why("root_needs", "√ needs a number or a bracket after it")
         if pk == "LP":
-            return "a ( is opened but never closed"
+            return _why("never_closed", "a ( is opened but never closed")
         pface = _tok_face(prev, cards)
-        return f"{pface} needs a number after it"
+        return _why("number_after", f"{pface} needs a number after it", sign=pface)
     if depth:
-        return "a ( is opened but never closed"
+        return _why("never_closed", "a ( is opened but never closed")
     return None
 
 
@@ -432,30 +462,31 @@ def _tok_face(tok: _Token | None, cards: tuple[str, ...]) -> str:
     return "" if tok is None else render(cards[tok.start : tok.end])
 
 
-def _operation_without_left(k: str, face: str, pk: str | None, pface: str) -> str:
+def _operation_without_left(k: str, face: str, pk: str | None, pface: str) -> _Why:
     if pk is None:
         if k == "-":
-            return "- needs a number before it: there is no minus sign for negative numbers"
-        return f"{face} needs a number before it"
+            why = "- needs a number before it: there is no minus sign for negative numbers"
+            return _why("no_minus_numbers", why)
+        return _why("number_before", f"{face} needs a number before it", sign=face)
     if pk == "LP":
-        return f"( {face}: {face} needs a number before it"
+        return _why("number_before", f"( {face}: {face} needs a number before it", sign=face)
     if pk == "SQRT":
-        return f"√ {face}: √ needs a number or a bracket right after it"
-    return f"{pface} {face}: two operations in a row"
+        return _why("root_needs", f"√ {face}: √ needs a number or a bracket right after it")
+    return _why("two_signs", f"{pface} {face}: two operations in a row", left=pface, right=face)
 
 
-def _side_value(side: list[_Token], cards: tuple[str, ...]) -> Fraction | str:
+def _side_value(side: list[_Token], cards: tuple[str, ...]) -> Fraction | _Why:
     """Operator precedence with two stacks (no recursion); the side's shape is known to be
     right. Each value remembers the card span it came from, for the reasons."""
     values: list[tuple[Fraction, int, int]] = []
     ops: list[tuple[str, int]] = []
 
-    def reduce() -> str | None:
+    def reduce() -> _Why | None:
         op, at = ops.pop()
         if op == "SQRT":
             value, start, end = values.pop()
             root = _sqrt(value, cards[start:end])
-            if isinstance(root, str):
+            if isinstance(root, _Why):
                 return root
             values.append((root, at, end))
             return None
@@ -469,16 +500,17 @@ def _side_value(side: list[_Token], cards: tuple[str, ...]) -> Fraction | str:
             result = left * right
         else:
             if right == 0:
-                return f"{render(cards[l_start:r_end])}: division by zero"
+                part = render(cards[l_start:r_end])
+                return _why("by_zero", f"{part}: division by zero", part=part)
             result = left / right
         if _too_big(result):
-            return f"{render(cards[l_start:r_end])}: the number is too big to check"
+            return _too_big_why(cards[l_start:r_end])
         values.append((result, l_start, r_end))
         return None
 
     for tok in side:
         k = tok.kind
-        problem: str | None = None
+        problem: _Why | None = None
         if k == "NUM":
             values.append((tok.value, tok.start, tok.end))
         elif k in ("LP", "SQRT"):
@@ -495,7 +527,7 @@ def _side_value(side: list[_Token], cards: tuple[str, ...]) -> Fraction | str:
             value, start, _ = values.pop()
             squared = value * value
             if _too_big(squared):
-                return f"{render(cards[start : tok.end])}: the number is too big to check"
+                return _too_big_why(cards[start : tok.end])
             values.append((squared, start, tok.end))
         else:
             precedence = _PRECEDENCE[k]
@@ -515,29 +547,32 @@ def _op_precedence(op: str) -> int:
     return _SQRT_PRECEDENCE if op == "SQRT" else _PRECEDENCE[op]
 
 
-def _sqrt(value: Fraction, operand: tuple[str, ...]) -> Fraction | str:
-    text = render(operand)
+def _sqrt(value: Fraction, operand: tuple[str, ...]) -> Fraction | _Why:
+    text, facts = render(operand), {"root": f"√{render(operand)}", "value": format_value(value)}
     if value < 0:
-        return f"√{text}: a negative number ({format_value(value)}) has no square root"
+        why = f"√{text}: a negative number ({format_value(value)}) has no square root"
+        return _why("root_below_zero", why, **facts)
     num, den = value.numerator, value.denominator
     rn, rd = math.isqrt(num), math.isqrt(den)
     if rn * rn != num or rd * rd != den:
         if operand[0] == "LP":
-            return f"√{text} is not a rational number (it is √{format_value(value)})"
-        return f"√{text} is not a rational number"
+            why = f"√{text} is not a rational number (it is √{format_value(value)})"
+            return _why("root_not_exact", why, **facts)
+        return _why("root_not_exact", f"√{text} is not a rational number", **facts)
     return Fraction(rn, rd)
 
 
 _REASON_LIMIT = 160
 
 
-def _clip(reason: str) -> str:
-    """Keep a reason about a very long sequence readable: shorten the quoted cards."""
+def _clip(reason: str, most: int = 100) -> str:
+    """Keep a reason (or a fact) about a very long sequence readable: shorten the quoted
+    cards to about ``most`` characters."""
     head, sep, problem = reason.rpartition(": ")
     if not sep:
         head, problem = reason, ""
-    if len(head) > 100:
-        head = head[:60] + " … " + head[-36:]
+    if len(head) > most:
+        head = head[: most * 3 // 5] + " … " + head[-(most * 9 // 25) :]
     return f"{head}{sep}{problem}"
 
 
@@ -545,18 +580,25 @@ def _too_big(value: Fraction) -> bool:
     return max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_BITS
 
 
+def _too_big_why(part: tuple[str, ...]) -> _Why:
+    return _why("too_big", f"{render(part)}: the number is too big to check")
+
+
 def _unequal(
     sides: list[list[_Token]], values: list[Fraction], i: int, cards: tuple[str, ...]
-) -> str:
+) -> _Why:
     """``2 × 3 + 4 = 10, not 11``: the side with an operation is the one worked out."""
 
     def text(side: list[_Token]) -> str:
         return render(cards[side[0].start : side[-1].end])
 
     first, other = sides[0], sides[i]
+    worked, makes, given = (first, values[0], values[i])
     if len(first) == 1 and first[0].kind == "NUM" and len(other) != 1:
-        return f"{text(other)} = {format_value(values[i])}, not {format_value(values[0])}"
-    return f"{text(first)} = {format_value(values[0])}, not {format_value(values[i])}"
+        worked, makes, given = (other, values[i], values[0])
+    side, value, other_value = text(worked), format_value(makes), format_value(given)
+    why = f"{side} = {value}, not {other_value}"
+    return _why("not_equal", why, side=side, value=value, other=other_value)
 
 
 __all__ = [

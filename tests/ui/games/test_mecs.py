@@ -325,7 +325,8 @@ def test_mecs_child_plants_by_touch_and_trades() -> None:
 
 
 def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
-    """MECS-5: a hack must make a valid equation at once; the reason is on screen."""
+    """MECS-5: a hack must make a valid equation at once; the reason is on screen, in the
+    child's words (round 36: the checker's English stays in the log)."""
     app = make_app()
     _auto, table = child_turn(app)
     card = table.play.state.players[0].hand[0]
@@ -336,8 +337,10 @@ def test_mecs_illegal_hack_is_refused_with_the_reason_shown() -> None:
     text, kind = table.message, table.play.tone
     assert kind == "error"
     assert text.startswith("A hack must finish the equation right away.")
-    reason = evaluate((*target, card)).reason
-    assert reason and reason[:12].lower() in text.lower()
+    from tabletop.ui.games.mecs.play import why_not
+
+    verdict = evaluate((*target, card))
+    assert not verdict.valid and text.endswith(f" {why_not(verdict)}")
 
 
 def test_mecs_camera_card_that_is_not_ours_is_refused() -> None:
@@ -475,7 +478,7 @@ def test_mecs_a_fix_that_takes_back_later_moves_waits_for_the_teacher_pin() -> N
         auto.tap(f"key.{digit}")
     assert app.stack.top is table and table.play.fix_waiting is None
     assert table.play.state.players[0].area == ("6", "7")
-    assert table.message == "Fixed: Player 1's area reads 67. 2 later moves were taken back."
+    assert table.message == "Fixed: Player 1's area reads 67. Taken back: 2 later moves."
     assert not any(isinstance(a, Trade) for a in table.match.history)
 
 
@@ -507,7 +510,7 @@ def test_mecs_hack_by_camera_flips_into_the_hackers_coins() -> None:
     post(app, seen(2, "2", "X", "2", "EQ", "4"))  # seat 1 hacks: 2 × 2 = 4
     assert table.play.state.players[1].area == ()
     assert table.play.state.coins(0) == 5 and table.play.state.coins(1) == 0
-    assert table.play.outcome_lines()[3] == "1 equation completed"  # not "1 equations"
+    assert table.play.outcome_lines()[3] == "1 equation completed."  # not "1 equations"
     assert table.play.banner is not None and table.play.banner.title == "Hacked!"
     assert "+5 coins" in table.play.banner.text
     assert any("hacked" in line for _, line in table.play.story)
@@ -592,8 +595,8 @@ def test_mecs_results_name_the_winner_and_offer_another_game(tmp_path: Path) -> 
     assert [row.score for row in results.outcome.rows] == [
         f"{result.scores[row.seat]} coins" for row in results.outcome.rows
     ]
-    assert "Player" not in results.outcome.reason and results.outcome.reason.startswith(
-        "The game ended because"
+    assert "Player" not in results.outcome.reason and results.outcome.reason.endswith(
+        ", so the game is over!"
     )
     run.tap("again")
     fresh = run.top
@@ -1064,3 +1067,41 @@ def test_mecs_real_cards_tell_the_child_to_take_a_card_mecs4(size) -> None:
         "Player 1 took a card from Player 2's hand.",
         "Player 2 took a card from Player 1's hand.",
     ]
+
+
+def test_mecs_editor_says_its_lines_from_the_sentence_table(monkeypatch) -> None:
+    """Round 36: the editor's how-to line, its refusals ("Tap a card first.", "You have no
+    card to put down here."), its questions and "9 × 7 = 63: a complete equation!" were
+    English written in Python; they are the sentence table's (``mecs.edit``)."""
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    for key in ("how", "pick_first", "no_card", "which", "complete"):
+        monkeypatch.setitem(CHILD_MESSAGES, f"mecs.edit.{key}", f"EDIT {key} {{equation}}.")
+    app = make_app()
+    editor = AreaEditor(app.ctx, title="Edit", cards=["3", "+"], palette=["4"], any_card=False)
+    app.stack.push(editor)
+    auto = Autoplayer(app)
+    texts = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "EDIT how that." in texts
+    post(app, Tap(editor.target("remove").rect.center, app.ctx.clock()))  # type: ignore[union-attr]
+    assert editor.note == "EDIT pick_first that."
+    auto.tap("gap.2")
+    assert app.stack.top.title == "EDIT which that."  # type: ignore[attr-defined]
+    auto.tap("choice.0")
+    auto.tap("gap.3")  # the only 4 is down: none left to put
+    assert editor.note == "EDIT no_card that."
+    editor.cards += ["EQ", "7"]
+    editor.note = ""
+    texts = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "EDIT complete 3 + 4 = 7." in " ".join(texts)
+
+
+def test_mecs_an_objective_cards_page_is_the_sentence_tables(monkeypatch) -> None:
+    """Round 36: the objective card's page ("For challenge mode. The answer of your
+    equation must be ...", MECS-6) was English written in Python; it is the table's."""
+    from tabletop.games.mecs import objective
+    from tabletop.ui.messages import CHILD_MESSAGES
+
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.page.objective", "PAGE {goal}.")
+    page = CardPageScene(make_app().ctx, "OBJ2")
+    assert page.words() == ("Objective card 2", "", f"PAGE {objective(2).text}.")

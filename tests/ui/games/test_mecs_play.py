@@ -5,12 +5,16 @@ the record kept beside the match (RULINGS MECS-4, MECS-5, MECS-6)."""
 from __future__ import annotations
 
 import re
+import string
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tabletop.bots.mecs import decide
 from tabletop.engine.match import Match
@@ -26,10 +30,12 @@ from tabletop.games.mecs import (
     Refill,
     Trade,
 )
-from tabletop.games.mecs_equation import render
+from tabletop.games.mecs_equation import PLAY_CARDS, evaluate, render
 from tabletop.store import SeatInfo
 from tabletop.ui.games.mecs import play as play_module
-from tabletop.ui.games.mecs.play import LABEL, MecsPlay, seat_infos
+from tabletop.ui.games.mecs.play import LABEL, MecsPlay, coin_words, seat_infos
+from tabletop.ui.messages import CHILD_MESSAGES, FALLBACK, child_message
+from tests.games.test_mecs_support import cards
 
 NAMES = [("Ann", False), ("Bo", False)]
 
@@ -262,7 +268,7 @@ def test_mecs_play_bots_play_to_the_end_and_a_replayed_match_plays_on_the_same()
     assert play.finished and again.state == play.state
     result = Mecs().result(play.state)
     assert result is not None and play.standings() == result
-    assert play.outcome_lines()[:2] == ["Race to 15 coins", "Advanced deck"]
+    assert play.outcome_lines()[:2] == ["Race to 15 coins.", "Advanced deck."]
 
 
 def test_mecs_play_record_beside_the_match_carries_on() -> None:
@@ -465,7 +471,7 @@ def test_mecs_play_a_fixed_reading_drops_the_later_moves_that_no_longer_fit() ->
     play.teacher_fix(True)  # the table's PIN pad: the teacher gave the PIN
     assert play.fix_waiting is None
     assert (play.message, play.tone) == (
-        "Fixed: Ann's area reads 67. 2 later moves were taken back.",
+        "Fixed: Ann's area reads 67. Taken back: 2 later moves.",
         "info",
     )
     assert len(play.match.history) == before - 2 and play.state.players[0].area == ("6", "7")
@@ -632,3 +638,135 @@ def test_mecs_play_the_objective_cards_are_said_from_the_sentence_table_mecs6_me
         else:  # "an even number less than 20": met, and the next objective card is out
             assert said[0] == "Objective 2 of 5 is met! (good)"
             assert said[1].startswith("New objective card: the answer must be")
+
+
+@hypothesis.settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PLAY_CARDS), max_size=14))
+def test_mecs_play_any_cards_not_yet_an_equation_are_told_from_the_table_mecs2(
+    seq: list[str],
+) -> None:
+    """Round 36: the checker's reasons are English for the log and the CLI; whatever the
+    cards, a child is told why from the sentence table, every blank filled."""
+    from tabletop.ui.games.mecs.play import why_not
+
+    verdict = evaluate(seq)
+    if not verdict.valid:
+        template = CHILD_MESSAGES[str(verdict.code)]
+        assert {f for _, f, _, _ in string.Formatter().parse(template) if f} == {
+            k for k, _ in verdict.facts
+        }
+        assert why_not(verdict) == template.format(**dict(verdict.facts))
+
+
+def test_mecs_play_every_reason_the_checker_gives_is_a_childs_sentence_mecs2() -> None:
+    """Round 36: the checker's reasons ("digits 0 7: a number cannot start with 0") reached
+    the area's ruling, a refused hack and the editor as the engine's English. Each has a
+    code now, with one sentence in the table: every reason pinned by the engine's tests
+    (MECS-2) gets its sentence, and every sentence of ``mecs.eq`` is one of theirs."""
+    from tabletop.ui.games.mecs.play import why_not
+    from tests.games.test_mecs_equation import INVALID
+
+    too_big = [["1"] * 1001 + ["EQ", "1"], ["LP"] * 40 + ["9"] + ["RP", "SQ"] * 40 + ["EQ", "1"]]
+    codes = set()
+    for seq, reason in [*((cards(t), r) for t, r in INVALID), *((s, None) for s in too_big)]:
+        verdict = evaluate(seq)
+        assert verdict.reason == reason or reason is None  # the English is kept for the log
+        codes.add(verdict.code)
+        assert why_not(verdict) != FALLBACK and "that" not in why_not(verdict).split()
+    assert codes == {c for c in CHILD_MESSAGES if c.startswith("mecs.eq.")}
+    assert why_not(evaluate(cards("2 X 3 + 4 EQ 1 1"))) == "2 × 3 + 4 makes 10, not 11."
+    play = new_play(cards="camera")
+    play.press("reveal.8")
+    play.press("reveal.3")
+    play.submit_area(0, ("0", "7"), camera=True)
+    assert play.area_status(0) == (
+        "Not finished yet. 07 is not a number: a number can't start with 0.",
+        "muted",
+        "Not finished yet.",
+    )
+
+
+def test_mecs_play_a_hacks_banner_line_is_the_sentence_tables(monkeypatch) -> None:
+    """Round 36: the hack's banner line ("Ann hacked Bo: 9 × 7 = 63  ·  Ann +6 coins
+    (...)") was English written in Python; it is the table's, with the coins counted
+    (MECS-3, MECS-5)."""
+    from tests.games.test_mecs_support import table as engine_table
+
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.won.hacked", "{name} HACKED {owner}: {equation}!")
+    state = engine_table(["3 1 4", "5 5", ""], ["", "9 X 7 EQ 6", ""])
+    match = Match(Mecs(), MecsSettings(), 3, seed=3)
+    match.initial = state
+    play = MecsPlay(seat_infos([("Ann", False), ("Bo", False), ("Cy", False)]), MecsSettings(), 3)
+    play.match = match
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "3"))  # Ann hacks Bo's area
+    assert play.banner is not None and play.banner.title == "Hacked!"
+    assert play.banner.text == "Ann HACKED Bo: 9 × 7 = 63!"
+    monkeypatch.undo()
+    assert child_message(
+        "mecs.won.hacked",
+        name="Ann",
+        owner="Bo",
+        equation="1 + 1 = 2",
+        coins=5,
+        why=coin_words(cards("1 + 1 EQ 2")),
+    ) == ("Ann hacked Bo: 1 + 1 = 2  ·  Ann +5 coins (3 numbers × 1 + 2 signs × 1 = 5 coins).")
+
+
+@pytest.mark.parametrize(("mode", "seed"), [("normal", 0), ("challenge", 9), ("challenge", 1)])
+def test_mecs_play_the_results_lines_are_the_sentence_tables(mode: str, seed: int) -> None:
+    """Round 36: why the game ended was the engine's English ("The game ended because
+    Ann has 15 coins" from "Player 1 has 15 coins"; "because stopped with coins ..."),
+    and the game's lines ("Race to 15 coins", "12 turns") were written in Python; they
+    are the table's now: coins won (MECS-6), all objectives met or the cards run out
+    (challenge), or a game stopped by the rotation's clock."""
+    from tabletop.ui.games.mecs.table import MecsTable
+    from tests.ui.scenery import make_app
+
+    bots = [("Bot 1", True), ("Bot 2", True), ("Bot 3", True)]
+    table = MecsTable(make_app().ctx, seats=bots, settings=MecsSettings(mode=mode), seed=seed)
+    table.begin()
+    assert table.outcome().reason == "The game stopped before its end: the most coins wins."
+    while not table.play.finished:
+        table.play.bot_step()
+    out, last, play = table.outcome(), table.play.match.steps[-1].events[-1], table.play
+    ended = {
+        "mecs.completed": f"{play.name(last.seat or 0)} has {last.data.get('total')} coins",
+        "mecs.objective_met": "All 5 objectives are met",
+        "mecs.cards_out": "The cards ran out",
+    }
+    assert out.reason == f"{ended[last.code]}, so the game is over!"
+    assert last.code == {0: "mecs.completed", 9: "mecs.objective_met", 1: "mecs.cards_out"}[seed]
+    done = sum(e.code == "mecs.completed" for step in play.match.steps for e in step.events)
+    equations = f"{done} equation{'s' * (done != 1)}"
+    goal = "Race to 15 coins" if mode == "normal" else "Challenge"
+    turns = f"{play.state.turn} turns."
+    assert out.lines == [f"{goal}.", "Advanced deck.", turns, f"{equations} completed."]
+
+
+def test_mecs_play_a_hack_that_misses_the_objective_and_a_fixed_reading_are_the_tables(
+    monkeypatch,
+) -> None:
+    """Round 36: "63 is not (the objective)." after a refused hack (MECS-6) and "Fixed:
+    Ann's area reads 67. 2 later moves were taken back." were English written in Python;
+    they are the table's."""
+    from dataclasses import replace
+
+    from tabletop.games.mecs import objective
+    from tests.games.test_mecs_support import table as engine_table
+
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.told.missed", "{answer} MISSES {goal}.")
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["3 1 4", "5 5", ""], ["", "9 X 7 EQ 6", ""], settings=settings)
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = replace(state, objective=2)
+    play = MecsPlay(seat_infos([("Ann", False), ("Bo", False), ("Cy", False)]), settings, 3)
+    play.match = match
+    play.submit_area(1, ("9", "X", "7", "EQ", "6", "3"))  # true, but 63 misses objective 2
+    assert play.message.endswith(f" 63 MISSES {objective(2).text}.")
+    monkeypatch.setitem(CHILD_MESSAGES, "mecs.told.fixed", "{name} FIXED {cards}.")
+    play = new_play(cards="camera")
+    play.press("reveal.8")
+    play.press("reveal.3")
+    play.submit_area(0, ("5",), camera=True)
+    play.submit_area(0, ("6",))  # by touch: the one card was read wrong; nothing after it
+    assert play.message == "Ann FIXED 6."

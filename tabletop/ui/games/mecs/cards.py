@@ -22,6 +22,7 @@ from tabletop.games.mecs_equation import ADVANCED, DIGITS
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mecs.play import LABEL
 from tabletop.ui.input import InputEvent
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.theme import Color, Metrics
 from tabletop.ui.widgets import Button, Painter, Print
@@ -193,10 +194,10 @@ class CardPageScene(Scene):
         """The page's title, the section's heading and its text."""
         if self.code in OBJECTIVE_CODES:
             card = objective(int(self.code[3:]))
-            text = f"For challenge mode. The answer of your equation must be {card.text}."
+            text = child_message("mecs.page.objective", goal=card.text)
             return f"Objective card {card.number}", "", text
         if self.page is None:
-            return "", "", "This card has no page yet."
+            return "", "", child_message("mecs.page.none")
         heading = "" if self.section == "names" else dict(SECTIONS)[f"page.{self.section}"]
         return self.page.name.capitalize(), heading, self.page.text(self.section)
 

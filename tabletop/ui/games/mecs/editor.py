@@ -12,14 +12,13 @@ import pygame
 from tabletop.games.mecs_equation import PLAY_CARDS, evaluate
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games.mecs.cards import CardPageScene, button_row, draw_card
-from tabletop.ui.games.mecs.play import LABEL
+from tabletop.ui.games.mecs.play import LABEL, why_not
 from tabletop.ui.input import InputEvent
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.common import route_to_press
 from tabletop.ui.scenes.rules import ChoiceGrid
 from tabletop.ui.theme import Metrics
 from tabletop.ui.widgets import Button, Painter
-
-KEPT = "That card was already down: it stays. You can remove a card you just put."
 
 
 class AreaEditor(Scene):
@@ -104,7 +103,7 @@ class AreaEditor(Scene):
     def refuse(self, name: str) -> None:
         """A tool that is off: say why (no card chosen, or a card that was already down)."""
         self.ctx.sounds.play("wrong")
-        self.note = "Tap a card first." if self.selected is None else KEPT
+        self.note = child_message(f"mecs.edit.{'pick_first' if self.selected is None else 'kept'}")
 
     def press(self, name: str) -> None:
         self.note = ""  # a refusal's words go at the next tap
@@ -116,9 +115,9 @@ class AreaEditor(Scene):
         j = (k or 0) + (-1 if name == "left" else 1)  # where a move puts the card
         if kind == "gap" and not self.available():
             self.ctx.sounds.play("wrong")
-            self.note = "You have no card to put down here."
+            self.note = child_message("mecs.edit.no_card")
         elif kind == "gap":
-            self.choose(("insert", int(arg), self.available()), "Which card goes here?")
+            self.choose(("insert", int(arg), self.available()), child_message("mecs.edit.which"))
         elif kind == "card":
             self.selected = None if self.selected == k else k
         elif k is None:
@@ -130,7 +129,7 @@ class AreaEditor(Scene):
             self.cards.pop(k)
             self.selected = None
         elif name == "change":
-            self.choose(("change", k, list(PLAY_CARDS)), "Which card is it really?")
+            self.choose(("change", k, list(PLAY_CARDS)), child_message("mecs.edit.really"))
         elif name == "about":
             self.stack.push(CardPageScene(self.ctx, self.cards[k]))
         self.layout(self.m)
@@ -161,9 +160,8 @@ class AreaEditor(Scene):
         surface.fill(p.background)
         at, width = (m.u(16), m.u(12)), m.width - m.u(32)
         painter.text(surface, self.title, at, m.title, bold=True, max_width=width)
-        how = ", change it or remove it." if self.any_card else ", or remove one you just put."
         at, width = (m.u(18), m.u(16) + m.title), m.width - m.u(36)
-        text = f"Tap + to put a card there. Tap a card to move it{how}"
+        text = child_message(f"mecs.edit.{'how_fix' if self.any_card else 'how'}")
         painter.text(surface, text, at, m.small, p.muted, max_width=width)
         for b in self.buttons:
             if b.kind == "card":
@@ -181,9 +179,9 @@ class AreaEditor(Scene):
         verdict = evaluate(self.cards) if self.cards and not self.note else None
         text, colour = self.note, p.bad  # a refusal, until the next tap
         if verdict is not None and verdict.valid:
-            text, colour = f"{verdict.text}: a complete equation!", p.good
+            text, colour = child_message("mecs.edit.complete", equation=verdict.text), p.good
         elif verdict is not None:
-            text, colour = f"{verdict.text}: not finished ({verdict.reason}).", p.ink
+            text, colour = child_message("mecs.area.unfinished", what=why_not(verdict)), p.ink
         if text:
             painter.paragraph(surface, text, self.note_rect, m.text, colour, align="center")
 

@@ -21,7 +21,7 @@ from tabletop.bots.mecs import LEVELS, decide
 from tabletop.engine.errors import TabletopError
 from tabletop.engine.match import Match, Step
 from tabletop.engine.protocol import Event, Result
-from tabletop.engine.words import and_joined, plural, sentence
+from tabletop.engine.words import and_joined, plural
 from tabletop.games.mecs import (
     CHANCE_TYPES,
     Action,
@@ -52,6 +52,7 @@ from tabletop.games.mecs_equation import (
     DIGITS,
     FACE,
     PLAY_CARDS,
+    Verdict,
     card_coins,
     coin_breakdown,
     evaluate,
@@ -107,6 +108,11 @@ class Banner:
 def labels(cards: Iterable[str]) -> tuple[tuple[str, str], ...]:
     """Cards as a grid's choices, each under its face."""
     return tuple((c, LABEL[c]) for c in cards)
+
+
+def why_not(verdict: Verdict) -> str:
+    """Why cards are not a right equation (yet), in the child's words (MECS-2)."""
+    return child_message(str(verdict.code), dict(verdict.facts))
 
 
 def _ruling(key: str, tone: str, **facts: Any) -> tuple[str, str, str]:
@@ -314,7 +320,7 @@ class MecsPlay(TableController):
             return None
         verdict = evaluate(cards)
         if not verdict.valid:
-            return _ruling("unfinished", "muted", why=verdict.reason)
+            return _ruling("unfinished", "muted", what=why_not(verdict))
         if not meets_objective(self.state, verdict):
             goal = self.goal() or "the next objective"
             return _ruling("missed", "bad", answer=verdict.answer_text, goal=goal)
@@ -348,13 +354,21 @@ class MecsPlay(TableController):
         return start, sorted(palette, key=PLAY_CARDS.index), False
 
     def outcome_lines(self) -> list[str]:
-        """The game's lines on the results screen."""
+        """The game's lines on the results screen: the mode, the deck, turns and equations."""
         done = sum(e.code == "mecs.completed" for step in self.match.steps for e in step.events)
-        s = self.settings
-        mode = "Challenge" if s.mode == "challenge" else f"Race to {plural(s.target_coins, 'coin')}"
-        deck = DECK_NAMES[s.deck].capitalize()
-        turns, equations = plural(self.state.turn, "turn"), plural(done, "equation")
-        return [mode, deck, turns, f"{equations} completed"]
+        s, turns = self.settings, plural(self.state.turn, "turn")
+        facts = {"target": s.target_coins, "turns": turns, "equations": plural(done, "equation")}
+        keys = (s.mode, f"deck_{s.deck}", "played", "completed")
+        return [child_message(f"mecs.results.{key}", facts) for key in keys]
+
+    def ended(self) -> str:
+        """Why the game ended (the last event: an equation that won, the last objective
+        met, the cards out), or that it was stopped before its end (the results' reason)."""
+        last = self.match.steps[-1].events[-1] if self.finished else None
+        if last is None:
+            return child_message("mecs.ended.stopped")
+        facts = {**last.data, "name": self.name(last.seat or 0), "of": self.settings.objectives}
+        return child_message(last.code.replace("mecs.", "mecs.ended."), facts)
 
     # -- the game -----------------------------------------------------------------------------
 
@@ -412,9 +426,11 @@ class MecsPlay(TableController):
         verdict = evaluate(cards) if hack else None
         why = ""
         if verdict is not None and not verdict.valid:  # its mistake: "9 × 7 = 63, not 6"
-            why = f" {sentence(verdict.reason or '')}"
+            why = f" {why_not(verdict)}"
         elif verdict is not None and self.state.objective is not None:  # the objective missed
-            why = f" {verdict.answer_text} is not {self.goal()}."
+            why = " " + child_message(
+                "mecs.told.missed", answer=verdict.answer_text, goal=self.goal()
+            )
         name = self.name(self.state.active)
         before = child_message("mecs.not_now.turn", {"name": name}) + " " if turn else ""
         self.wrong(code, why, before, who=name)
@@ -460,18 +476,13 @@ class MecsPlay(TableController):
                 if seat is not None:  # an equation checked and right (it scores)
                     self.checked(seat, True, cards)
                 owner = int(data.get("area_of", winner))
-                title, says = child_message("mecs.banner.complete"), render(cards)
-                key = f"mecs.said.completed{'_from' * (owner != winner)}"
-                text = child_message(
-                    key, facts, owner=self.name(owner), count=len(cards), equation=says
-                )
-                if owner != winner:  # a hack is announced as one
-                    title = child_message("mecs.banner.hacked")
-                    says = f"{self.name(winner)} hacked {self.name(owner)}: {says}"
-                if waiting:  # MECS-9: say why it counted now
-                    title, says = child_message("mecs.banner.objective"), waiting.rstrip(".")
+                facts |= {"owner": self.name(owner), "equation": render(cards), "count": len(cards)}
+                text = child_message(f"mecs.said.completed{'_from' * (owner != winner)}", facts)
+                # a hack is announced as one; MECS-9: why it counted now
+                won = "objective" if waiting else "hacked" if owner != winner else "complete"
+                title, why = child_message(f"mecs.banner.{won}"), coin_words(cards)
+                says = child_message(f"mecs.won.{won}", facts, why=why, waiting=waiting.rstrip("."))
                 coins = int(data.get("coins", 0))
-                says += f"  ·  {self.name(winner)} +{coins} coins ({coin_words(cards)})"
                 self.banner = Banner(title, says, now, coins=coins, source=owner, to_seat=winner)
                 self.sound("star")
             elif what == "mecs.took" and seat is not None:  # a hand shown, real cards, a bot's
@@ -586,8 +597,9 @@ class MecsPlay(TableController):
         self.dealer = keyed_dealer(self.seed, fix.match)
         if self.save is not None:
             self.save.attach(fix.match)  # the journal rewrites from the first changed step
-        text = f"Fixed: {self.name(seat)}'s area reads {render(reads) or 'nothing'}."
-        self.say(text + (f" {dropped} later moves were taken back." if dropped else ""))
+        key, name = f"mecs.told.fixed{'_empty' * (not reads)}", self.name(seat)
+        moves = child_message("mecs.told.dropped", moves=plural(dropped, "later move"))
+        self.say(child_message(key, name=name, cards=render(reads)) + f" {moves}" * bool(dropped))
         self.settle()
 
     def teacher_fix(self, given: bool) -> None:

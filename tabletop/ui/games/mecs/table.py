@@ -11,6 +11,7 @@ Touch targets: ``area.<i>`` (edit it in :class:`~.editor.AreaEditor`), ``end``,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -109,11 +110,9 @@ class MecsTable(TableScene):
 
     def outcome(self) -> Outcome:
         play, result = self.play, self.play.standings()
-        names = [p.name for p in play.seats]
-        reason, lines = play.words(result.reason), play.outcome_lines()
-        return outcome_of(
-            result, names, score=lambda s: plural(s, "coin"), reason=reason, lines=lines
-        )
+        names, lines = [p.name for p in play.seats], play.outcome_lines()
+        out = outcome_of(result, names, score=lambda s: plural(s, "coin"), lines=lines)
+        return replace(out, reason=play.ended())
 
     def card_seats(self) -> int:
         return len(self.play.seats) if self.play.settings.play == "camera" else 0
