@@ -296,7 +296,7 @@ def test_namesakes_typed_alike_before_the_form_refused_them_are_told_apart_carri
     assert [r.name for r in rows.rows] == ["Sam", "Sam 2"]
 
 
-@pytest.mark.parametrize("game", ["mathe-meister", "math-arena", "math-wars-meta"])
+@pytest.mark.parametrize("game", ["mathe-meister", "math-arena", "math-wars-meta", "mecs"])
 def test_namesakes_a_seat_name_passes_shown_once(tmp_path: Path, game: str, monkeypatch) -> None:
     """Round 36: Mathe-Meister's paper table (its seat tiles) and Math Arena's seat rows
     passed a name through ``shown`` twice (``play.name`` is already as drawn): a name

@@ -164,7 +164,7 @@ class MecsTable(TableScene):
     def edit(self, seat: int, tried: Sequence[str] = (), note: str = "") -> None:
         """Open ``seat``'s area in the editor (again with the ``tried`` cards the game
         refused, and its ``note`` why: nothing the child put is lost)."""
-        title = f"{self.shown(seat, self.play.name(seat))}'s equation area"
+        title = f"{self.play.name(seat)}'s equation area"
         editor = AreaEditor(self.ctx, title, *self.play.palette(seat), tried=tried, note=note)
         self.ask(("edit", seat), editor)
 
@@ -290,7 +290,7 @@ class MecsTable(TableScene):
         painter.box(surface, rect, p.panel, *edge, m.u(8))
         info_w = m.u(190) if len(play.seats) <= 4 else m.u(150)
         compact, chip = rect.height < m.u(64), self.chip_rect(rect)
-        name = self.shown(seat, play.name(seat))
+        name = play.name(seat)
         if play.seats[seat].bot and not name.startswith("Bot"):
             name += " (bot)"
         y = rect.top + rect.height * 3 // 10 if compact else chip.centery
@@ -344,7 +344,7 @@ class MecsTable(TableScene):
         seat = who if who is not None else owner or 0
         own, tail = (":", "") if who is not None else ("'s", " hand")
         width = (cards[0].rect.left if cards else r.right) - r.left - m.u(8)
-        name = self.shown(seat, play.name(seat))
+        name = play.name(seat)
         size = painter.readable_size(name + own, m.text, width, True)
         room = width - painter.fonts.width(own, size, True)  # the name's line, as line() fits it
         label = painter.ellipsis(name, size, room, True) + own + tail
