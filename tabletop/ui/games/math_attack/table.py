@@ -45,7 +45,6 @@ BOT_LEVELS = tuple(level for level in LEVELS if level != "random")
 LEVEL_CHOICES = tuple((level, LEVEL_NAMES[level]) for level in BOT_LEVELS)
 RULES = load_rules("math_attack")
 HELP = "For teachers: take back the last move."
-NO_CAMERA = "No camera? Tap a number line to enter the card by hand."
 
 # Card inks: black, red, green as printed (ATK-1); the sign is always shown too.
 INK = {"black": (25, 25, 30), "red": (200, 30, 45), "green": GREEN}
@@ -328,7 +327,7 @@ class AttackScene(TableScene):
         foot = self.foot_rect
         if not play.virtual:
             stack = plural(state.stack_size, "card")
-            words = f"Stack: {stack}. {play.take_back_hint() or NO_CAMERA}"
+            words = f"Stack: {stack}. {play.take_back_hint() or child_message('atk.ui.no_camera')}"
             painter.paragraph(surface, words, foot.inflate(0, -m.u(8)), m.small, p.muted)
             return
         at = (foot.left, foot.top + m.u(4))

@@ -228,7 +228,7 @@ SETUP = FormSpec(
             "no",
             shown=_mode_is("teams"),
             forced=_lms_forced,
-            why="Last Man Standing is for teams, with Option 2.",
+            why=child_message("setup.mwm.last_man"),
         ),
     ),
     modes=tuple(  # a mode fills the seats it needs: two children, four, one

@@ -14,6 +14,7 @@ from tabletop.bots.mecs import LEVEL_NAMES, LEVELS
 from tabletop.games.mecs import MecsSettings, mecs_deck, mecs_mode
 from tabletop.ui.app import Context, Scene
 from tabletop.ui.games import bubbles  # its names load when asked for (MECS-8)
+from tabletop.ui.messages import child_message
 from tabletop.ui.scenes.form import (
     BOT,
     CHILD,
@@ -71,7 +72,7 @@ SETUP = FormSpec(
             (Choice("beginners", "Beginners", "no green cards"), Choice("advanced", "Advanced")),
             "beginners",
             forced=lambda options: "advanced" if options.get("mode") == "challenge" else None,
-            why="Challenge mode uses the green cards: it needs the advanced deck.",
+            why=child_message("setup.mecs.deck"),
         ),
     ),
     modes=tuple((c.value, Preset(options=(("mode", c.value),))) for c in MODES),
