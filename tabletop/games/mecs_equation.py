@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import NamedTuple
 
 from tabletop.engine.errors import BadInput
 
@@ -314,12 +315,14 @@ def bad_gaps(cards: Sequence[str]) -> list[int]:
 # -- private helpers -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):  # a tuple: the bots' searches make millions of them
     kind: str  # "NUM" or the card code of a symbol
     start: int  # card index of the first card
     end: int  # card index after the last card
     value: Fraction = Fraction(0)
+
+
+_NUMBER_CARDS = frozenset((*DIGITS, "DOT"))  # the cards a number is made of
 
 
 def _lex(cards: tuple[str, ...]) -> list[_Token] | _Why:
@@ -328,9 +331,9 @@ def _lex(cards: tuple[str, ...]) -> list[_Token] | _Why:
     i, n = 0, len(cards)
     while i < n:
         card = cards[i]
-        if card in DIGITS or card == "DOT":
+        if card in _NUMBER_CARDS:
             j = i
-            while j < n and (cards[j] in DIGITS or cards[j] == "DOT"):
+            while j < n and cards[j] in _NUMBER_CARDS:
                 j += 1
             number = _number(cards[i:j])
             if isinstance(number, _Why):
@@ -343,6 +346,7 @@ def _lex(cards: tuple[str, ...]) -> list[_Token] | _Why:
     return tokens
 
 
+@lru_cache(maxsize=1 << 12)  # the same runs come back: the bots try many orders of a hand
 def _number(run: tuple[str, ...]) -> Fraction | _Why:
     """MECS-2: no leading zero unless the number is 0 or starts 0.; a decimal point needs
     digits on both sides; one decimal point per number. A run too long to be a number
