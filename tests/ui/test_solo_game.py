@@ -729,7 +729,7 @@ def test_mm_solo_rules_button_opens_the_rules_and_comes_back() -> None:
     assert game.match.moves == moves
 
 
-def test_mm_solo_star_pick_and_coin_shop_words_are_the_sentence_tables(monkeypatch) -> None:
+def test_mm_solo_star_pick_and_coin_shop_words_are_the_sentence_tables(table_words) -> None:
     """Round 36 (issue 21): the star dialog's title, line, note and "Why?" (MM-13) and the
     Coin Shop's die lines and swap note (MM-14) were English in the dialogs' code; they
     are the sentence table's."""
@@ -745,8 +745,7 @@ def test_mm_solo_star_pick_and_coin_shop_words_are_the_sentence_tables(monkeypat
         "shop.die_written": "D{die} used.",
         "shop.swaps_after": "Swaps later.",
     }
-    for key, text in words.items():
-        monkeypatch.setitem(CHILD_MESSAGES, f"mm.{key}", text)
+    table_words("mm.", words)
     app = make_app()
     star_pick_in(app, 7)
     pick = app.stack.top

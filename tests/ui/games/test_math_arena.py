@@ -1364,12 +1364,11 @@ def test_arena_no_tournament_offer_for_other_players_or_a_won_one(tmp_path) -> N
     assert isinstance(fresh, ArenaScene) and fresh.play.tournament == Tournament(2)
 
 
-def test_arena_table_lines_are_the_sentence_tables(monkeypatch) -> None:
+def test_arena_table_lines_are_the_sentence_tables(table_words) -> None:
     """Round 36 (issue 21): "Operator card?" under the empty card, what each operator
     card does under it (ARENA-1), "Get ready..." by the countdown, the number pad's hint
     and the results' tournament line (ARENA-5) were English in the table's code; they are
     the sentence table's."""
-    from tabletop.ui.messages import CHILD_MESSAGES
     from tests.ui.scenery import drawn_texts as rendered
 
     words = {
@@ -1379,8 +1378,7 @@ def test_arena_table_lines_are_the_sentence_tables(monkeypatch) -> None:
         "table.tournament": "To {target} after {games}.",
         "how.Q": "Queen rules.",
     }
-    for key, text in words.items():
-        monkeypatch.setitem(CHILD_MESSAGES, f"arena.{key}", text)
+    table_words("arena.", words)
     app, auto, scene = arena_app()
 
     def drawn() -> list[str]:
@@ -1414,12 +1412,11 @@ def test_arena_results_say_who_won_the_most_operator_cards_in_the_tables_words()
     assert out.reason == "Player 2 won the most operator cards: 1."
 
 
-def test_arena_pickers_pad_and_goal_ask_in_the_tables_words(monkeypatch) -> None:
+def test_arena_pickers_pad_and_goal_ask_in_the_tables_words(table_words) -> None:
     """Round 36 (issue 21): the operator card's goal ("Lowest SUM wins!"), the pickers'
     questions (the operator card, a card shown, a virtual hand) and the number pad's
     title, said when they open, were English in the table's code; they are the sentence
     table's."""
-    from tabletop.ui.messages import CHILD_MESSAGES
     from tests.ui.scenery import drawn_texts as rendered
 
     words = {
@@ -1429,8 +1426,7 @@ def test_arena_pickers_pad_and_goal_ask_in_the_tables_words(monkeypatch) -> None
         "which_card": "{name}, {card}?",
         "your_value": "{name} says?",
     }
-    for key, text in words.items():
-        monkeypatch.setitem(CHILD_MESSAGES, f"arena.table.{key}", text)
+    table_words("arena.table.", words)
     app, auto, scene = arena_app()
     auto.tap("operator")
     assert app.stack.top.title == "Which op?"

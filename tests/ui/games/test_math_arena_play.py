@@ -554,21 +554,18 @@ def test_arena_leftovers_set_over_and_game_over_are_said_in_a_childs_words(seed:
         )
 
 
-def test_arena_play_a_rounds_ruling_is_the_sentence_tables(monkeypatch) -> None:
+def test_arena_play_a_rounds_ruling_is_the_sentence_tables(table_words) -> None:
     """Round 36 (issue 21): the ruling of a round (the operator's rule, who takes the card
     and the pot, or where a tie puts it: ARENA-1, ARENA-3, ARENA-4) was the engine's
     English with "Seat 2" swapped for a name; it is the sentence table's, from the reveal's
     facts, on the line and said when the operator card is out."""
-    from tabletop.ui.messages import CHILD_MESSAGES
-
-    table_words = {
+    words = {
         "rule": "Rule: {operator}, {goal} {rule}.",
         "won": "Won: {name} {best} {goal}.",
         "won_pot": "Pot: {name} {cards}.",
         "tie_pot": "Tie: {names} {best} {operator}.",
     }
-    for key, words in table_words.items():
-        monkeypatch.setitem(CHILD_MESSAGES, f"arena.verdict.{key}", words)
+    table_words("arena.verdict.", words)
     play, clock, _ = table(2)
     rounds = [
         (
