@@ -195,7 +195,7 @@ def test_arena_children_say_their_values_and_the_ruling_has_its_reason() -> None
     assert scene.play.row_text(0)[0] == "5 + 2 = 7 \u2713" and "Right!" in scene.message
     seen(app, 2, "reveal", "AH", "3C")
     say_value(app, auto, 1, 5)  # 3 + 1 is 4
-    assert scene.play.row_text(1)[0] == "3 + 1 = 4 (not 5)" and "not 5" in scene.message
+    assert scene.play.row_text(1)[0] == "3 + 1 = 4, not 5." and "not 5" in scene.message
     auto_tap_disabled(app, scene, "value.1")  # said once: no second try
     assert "Your value is in" in scene.message and app.stack.top is scene
     auto_tap_disabled(app, scene, "value.2")  # Player 3's cards are not up yet
@@ -1005,7 +1005,7 @@ def test_arena_put_down_before_two_cards_says_to_pick_two() -> None:
 
 def test_arena_a_leftover_ruling_shows_the_leftover_cards_not_empty_places() -> None:
     """ARENA-4: once the tied seats' leftover cards decide, each shows its one leftover
-    card and says it ("leftover 9 wins!"), with no empty "?" place beside it; a seat not
+    card and says it ("Leftover card 9 wins!"), with no empty "?" place beside it; a seat not
     tied shows no empty places either."""
     pairs = [("AH", "5H"), ("2H", "6H"), ("3H", "4H")]  # black Jack: 4, 4 and 1
     app, auto, scene = last_round_tie(pairs)
@@ -1014,8 +1014,8 @@ def test_arena_a_leftover_ruling_shows_the_leftover_cards_not_empty_places() -> 
     auto.tap("score")
     play = scene.play
     assert play.phase == "result" and play.winners == [1]
-    assert play.row_text(0) == ("leftover 7", "ink", False)
-    assert play.row_text(1) == ("leftover 9 wins!", "good", True)
+    assert play.row_text(0) == ("Leftover card: 7.", "ink", False)
+    assert play.row_text(1) == ("Leftover card 9 wins!", "good", True)
     app.draw()
     quiet = app.ctx.painter.p.quiet  # an empty place's fill
 
@@ -1374,7 +1374,7 @@ def test_arena_table_lines_are_the_sentence_tables(table_words) -> None:
     words = {
         "table.operator_card": "Which?",
         "table.get_ready": "Soon!",
-        "table.pad_hint": "Pad {operator} {values}?",
+        "table.pad_hint": "Pad {operator} {a}/{b}?",
         "table.tournament": "To {target} after {games}.",
         "how.Q": "Queen rules.",
     }
@@ -1395,7 +1395,7 @@ def test_arena_table_lines_are_the_sentence_tables(table_words) -> None:
     seen(app, 2, "reveal", "7C", "3C")
     auto.tap("value.0")
     pad = app.stack.top
-    assert isinstance(pad, NumPad) and pad.hint == "Pad Red Queen 10 and 9?"
+    assert isinstance(pad, NumPad) and pad.hint == "Pad Red Queen 10/9?"
     assert scene.outcome().lines[0] == "To 10 after 1."
 
 
@@ -1443,3 +1443,39 @@ def test_arena_pickers_pad_and_goal_ask_in_the_tables_words(table_words) -> None
     app, auto, scene = arena_app(cards="virtual")
     press(app, 1)
     assert app.stack.top.title == "Player 2 picks."
+
+
+def test_arena_seat_rows_say_the_tables_words(table_words) -> None:
+    """Round 37 (issue 21): a seat row's words ("5 and 2: your value?", "show your leftover
+    card", "thinking...", "leftover 9 wins!") were English in the game's code; they are
+    the sentence table's, so they can be spoken (ARENA-1, ARENA-4)."""
+    keys = ("say", "wrong", "wins", "show_leftover", "leftover", "leftover_wins")
+    words = dict(
+        zip(keys, ("{a}+{b}?", "{sum} no {said}.", "{sum}!", "Show.", "L{value}.", "W{value}!"))
+    )
+    table_words("arena.table.row_", words | {"ready": "Set!", "thinking": "Hmm.", "turn_up": "Up!"})
+    app, auto, scene = arena_app(seats=3)
+    seen(app, None, "operator", "KD")
+    ready_and_reveal(app, scene)
+    assert scene.play.row_text(0) == ("Up!", "muted", False)
+    seen(app, 1, "reveal", "5S", "2D")
+    assert scene.play.row_text(0) == ("5+2?", "selected", True)
+    say_value(app, auto, 0, 6)
+    assert scene.play.row_text(0) == ("5 + 2 = 7 no 6.", "bad", True)
+    seen(app, 2, "reveal", "AH", "3C")
+    seen(app, 3, "reveal", "10S", "9S")
+    auto.tap("score")
+    assert scene.play.row_text(1) == ("3 + 1 = 4!", "good", True)
+    app, auto, scene = last_round_tie([("AH", "5H"), ("2H", "6H"), ("3H", "4H")])
+    assert scene.play.row_text(0) == ("Show.", "ink", True)
+    seen(app, 1, "reveal", "7H")
+    assert scene.play.row_text(0) == ("L7.", "ink", True)
+    seen(app, 2, "reveal", "9H")
+    auto.tap("score")
+    assert scene.play.row_text(0) == ("L7.", "ink", False)
+    assert scene.play.row_text(1) == ("W9!", "good", True)
+    app, auto, scene = arena_app(seats=2, bots=(1,))
+    assert scene.play.row_text(1) == ("Hmm.", "muted", False)
+    app.ctx.clock.advance(BOT_SECONDS + 0.1)
+    app.step()
+    assert scene.play.row_text(1) == ("Set!", "good", True)

@@ -512,13 +512,12 @@ class ArenaPlay(TableController):
         assert op is not None
         self.asked_at = self.clock()
         return child_message(
-            "arena.table.pad_hint", values=self.values(seat), operator=operator_name(op, title=True)
+            "arena.table.pad_hint", self.values(seat), operator=operator_name(op, title=True)
         )
 
-    def values(self, seat: int) -> str:
-        """``5 and 2``: the values of a seat's two cards, the larger first."""
-        a, b = sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)
-        return f"{a} and {b}"
+    def values(self, seat: int) -> dict[str, int]:
+        """``{"a": 5, "b": 2}``: the values of a seat's two cards, the larger first."""
+        return dict(zip("ab", sorted((pip_value(c) for c in self.pairs[seat] if c), reverse=True)))
 
     def value_said(self, seat: int, value: int) -> Said | None:
         """The device checks the value a child said against their pair."""
@@ -659,29 +658,31 @@ class ArenaPlay(TableController):
         return child_message(f"arena.step.{step}", names=names)
 
     def row_text(self, seat: int) -> tuple[str, str, bool]:
-        """A seat row's words: (text, tone, bold); tone is good, bad, ink, muted or
-        selected (the palette's names)."""
+        """A seat row's words (the table's), tone (the palette's name) and boldness."""
         (a, b), op = self.pairs[seat], self.shown.operator
         sums = pair_sum(op, (a, b)) if a and b and op else None
+
+        def row(key: str, tone: str, bold: bool = True, **facts: object) -> tuple[str, str, bool]:
+            return child_message(f"arena.table.row_{key}", facts), tone, bold
+
         if self.phase == "reveal" and sums and not self.is_bot(seat):
             if seat not in self.said:  # the child says it first
-                return f"{self.values(seat)}: your value?", "selected", True
-            said, text = self.said[seat], said_as(sums)
-            if said == sums["value"]:
-                return f"{text} \u2713", "good", True
-            return f"{text} (not {said})", "bad", True
+                return row("say", "selected", True, **self.values(seat))
+            if (said := self.said[seat]) == sums["value"]:
+                return f"{said_as(sums)} \u2713", "good", True
+            return row("wrong", "bad", sum=said_as(sums), said=said)
         if self.phase in ("reveal", "result") and sums:
             win = seat in self.winners and self.phase == "result"
-            return said_as(sums) + (" wins!" if win else ""), "good" if win else "ink", win
+            return row("wins", "good", sum=said_as(sums)) if win else (said_as(sums), "ink", False)
         if self.phase == "leftover" and seat in self.state.tied:
-            return (f"leftover {pip_value(a)}" if a else "show your leftover card"), "ink", True
+            return row("leftover", "ink", value=pip_value(a)) if a else row("show_leftover", "ink")
         if self.phase == "result" and a and not b:  # the leftover card that decided (ARENA-4)
             win = seat in self.winners
-            text = f"leftover {pip_value(a)}" + (" wins!" if win else "")
-            return text, "good" if win else "ink", win
+            key = "leftover_wins" if win else "leftover"
+            return row(key, "good" if win else "ink", win, value=pip_value(a))
         if self.phase in ("ready", "countdown"):  # a bot's row: a child's has its tile
-            return ("ready", "good", True) if self.ready[seat] else ("thinking...", "muted", False)
-        return ("turn your cards up" if self.phase == "reveal" else ""), "muted", False
+            return row("ready", "good") if self.ready[seat] else row("thinking", "muted", False)
+        return row("turn_up", "muted", False) if self.phase == "reveal" else ("", "muted", False)
 
     def wants_press(self, seat: int) -> bool:
         """The seat is a child's who still has to press (the reveal waits for them)."""
