@@ -224,7 +224,7 @@ def test_rotation_editor_sets_up_and_starts_a_plan_by_taps() -> None:
     # Home, then the station screen with the welcome
     assert [type(s) for s in app.stack] == [HomeScene, StationScene]
     assert welcome_text(app.stack.top) == (
-        "Group 2, this is Station 2: Math Wars Meta Mode: Teams \u00b7 Rotation 1 of 3"
+        "Group 2, welcome! This is Station 2: Math Wars Meta. Mode: Teams \u00b7 Rotation 1 of 3"
     )
 
 
@@ -443,9 +443,9 @@ def test_rotation_time_up_saves_the_game_and_sends_the_group_on() -> None:
     assert game.exited
     assert [type(s) for s in app.stack] == [HomeScene, StationScene]
     screen = app.stack.top
-    assert screen.leaving() == "Group Blue: go to Station 3 \u2014 Math Arena"
+    assert screen.leaving() == "Group Blue: go to Station 3 \u2014 Math Arena."
     assert welcome_text(screen) == (
-        "Group Red, this is Station 2: Math Wars Meta Mode: Teams \u00b7 Rotation 2 of 4"
+        "Group Red, welcome! This is Station 2: Math Wars Meta. Mode: Teams \u00b7 Rotation 2 of 4"
     )
     assert runner.moment.phase == "transition" and runner.group == "Red"
     # the transition ends: Red plays here now; nothing is saved twice
@@ -481,7 +481,7 @@ def test_rotation_time_up_shows_how_the_game_ended(size) -> None:
         app.draw()
     texts = [d for d in drawn if d.what == "text" and d.scene is screen]
     shown = " ".join(d.words for d in texts)
-    assert f"Group Blue: go to Station 3 \u2014 Math Arena {ended}" in shown  # under it, whole
+    assert f"Group Blue: go to Station 3 \u2014 Math Arena. {ended}" in shown  # under it, whole
     scenes = pygame.Rect((0, 0), app.ctx.metrics.size)  # the canvas above the banner
     assert all(scenes.contains(d.rect) for d in texts), texts
     assert all(d.size >= 16 for d in texts) and not [d for d in drawn if d.what == "cut"]
@@ -722,7 +722,7 @@ def test_rotation_idle_station_and_the_last_rotation() -> None:
     app.step()
     screen = app.stack.top
     assert isinstance(screen, StationScene) and screen.leaving() is None
-    assert runner.group == "Red" and screen.welcome()[0] == "Group Red,"
+    assert runner.group == "Red" and screen.welcome()[0] == "Group Red, welcome!"
     wall.advance(5 * MIN)
     app.step()
     screen = app.stack.top
@@ -887,7 +887,7 @@ def test_rotation_controls_skip_and_end_ask_first() -> None:
     auto.tap("yes")  # time is up now: the station screen for the groups
     assert runner.moment.phase == "transition"
     assert isinstance(app.stack.top, StationScene)
-    assert app.stack.top.leaving() == "Group Blue: go to Station 3 \u2014 Math Arena"
+    assert app.stack.top.leaving() == "Group Blue: go to Station 3 \u2014 Math Arena."
     auto = open_menu(app)
     auto.tap("end")
     auto.tap("yes")
@@ -987,7 +987,7 @@ def test_rotation_restart_shows_the_station_screen_after_the_offer(tmp_path) -> 
     wall.advance(2 * MIN)
     again = restarted(path, wall)
     assert [type(s) for s in again.stack] == [HomeScene, StationScene]
-    assert again.stack.top.welcome()[0] == "Group Blue,"
+    assert again.stack.top.welcome()[0] == "Group Blue, welcome!"
     again.ctx.journal.close()
 
     wall.advance(MIN)  # a game is being played when the device stops again
@@ -1145,16 +1145,25 @@ def test_rotation_leaving_a_station_game_goes_back_to_the_station_screen() -> No
     assert app.stack.top.target(mode_button("math-arena", "virtual")).selected
 
 
-def test_rotation_station_screen_says_where_to_go_and_who_is_welcome() -> None:
+def test_rotation_station_screen_says_where_to_go_and_who_is_welcome(table_words) -> None:
     """Time up: the sentences the station screen shows the groups are spoken too (only
-    the chime sounded; a screen's words are heard, issue 21)."""
+    the chime sounded; a screen's words are heard, issue 21); where the leaving group
+    goes and the welcome are the sentence table's (round 37), drawn as said."""
+    from tests.ui.scenery import drawn_texts
+
+    words = {"go": "{group} to {title}.", "welcome": "Hi {group}!", "here": "At {title}."}
+    table_words("ui.station_", words)
     app, wall, _runner = rotation_app()
     wall.advance(15 * MIN)
     app.step()
     screen = app.stack.top
     assert isinstance(screen, StationScene)
     leaving, (who, where, _) = screen.leaving(), screen.welcome()
-    assert leaving is not None and app.ctx.speaker.said[-1] == f"{leaving}. {who} {where}."
+    assert leaving == "Group Blue to Station 3 \u2014 Math Arena."
+    assert (who, where) == ("Hi Group Red!", "At Station 2: Math Wars Meta.")
+    assert app.ctx.speaker.said[-1] == f"{leaving} {who} {where}"
+    drawn = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert {"Hi Group Red!", "At Station 2: Math Wars Meta."} <= set(drawn), drawn
     wall.advance(60 * MIN)  # the last rotation's time is up
     app.step()
     assert app.ctx.speaker.said[-1].endswith("All done! The station rotation is over. Thank you!")

@@ -291,11 +291,11 @@ class StationScene(Screen):
         nxt = plan.station_of(group, self.ended + 1)
         if nxt is None or self.runner.moment.done:
             return child_message("ui.station_well_done", group=called(group))
-        return f"{called(group)}: go to {plan.station_title(nxt)}"
+        return child_message("ui.station_go", group=called(group), title=plan.station_title(nxt))
 
     def welcome(self) -> tuple[str, str, str]:
         """For the group that plays here now: who (large), where, and the details:
-        ``"Group Red,"``, ``"this is Station 2: Math Wars Meta"``, the mode and round."""
+        ``"Group Red, welcome!"``, ``"This is Station 2: Math Wars Meta."``, the mode and round."""
         runner, now = self.runner, self.runner.moment
         if now.done:
             return child_message("ui.station_all_done"), child_message("ui.station_over"), ""
@@ -305,7 +305,8 @@ class StationScene(Screen):
             rests = child_message("ui.station_rests", title=runner.title)
             return child_message("ui.station_no_group"), rests, rounds
         details = [f"Mode: {self.station.mode_name}", *self.station.option_names, rounds]
-        return f"{called(group)},", f"this is {runner.title}", " \u00b7 ".join(details)
+        who = child_message("ui.station_welcome", group=called(group))
+        return who, child_message("ui.station_here", title=runner.title), " \u00b7 ".join(details)
 
     def layout(self, metrics: Metrics) -> None:
         title = GAME_TITLES.get(self.station.game, self.station.game)
