@@ -101,6 +101,23 @@ def test_dice_the_cameras_line_is_the_sentence_tables() -> None:
     )
 
 
+def test_dice_the_cameras_reading_is_a_sentence_of_the_table(table_words) -> None:
+    """Round 37 (issue 21): the reading's "I read these dice:" was English in dice.py, and
+    no whole sentence; it is the table's, with the two values, drawn over the dice and said."""
+    from tests.ui.scenery import drawn_texts
+
+    table_words("dice.", {"read": "Dice {a}/{b}!"})
+    app = make_app(camera=True)
+    voice, _ = speaker()
+    app.ctx.speaker = voice
+    start_solo(app)
+    app.ctx.camera.sink(photo_seen("three_15"))
+    app.step()
+    assert app.stack.top.reading()[0] == voice.said[-1] == "Dice 3/3!"
+    drawn = [t for t, _ in drawn_texts(app.ctx.painter, lambda: app.step(force_draw=True))]
+    assert "Dice 3/3!" in drawn, drawn
+
+
 def test_dice_thats_wrong_lets_the_child_correct_it() -> None:
     app, auto = dice_app(photo_seen("three_15"))
     auto.tap("wrong")

@@ -142,10 +142,7 @@ class DiceScene(Screen):
         then): what to do now (another mode, the camera failed) and the camera's reading,
         so a child who cannot read can check it; a reading once, not again while the
         camera sees the same."""
-        reading, seen = self.reading()[0], self.seen
-        if reading and seen is not None and seen.readable and len(seen.dice) == 2:
-            reading = f"{reading} {seen.values[0]} and {seen.values[1]}."
-        told = (self.title, self.note or child_message(f"dice.how_{self.mode}"), reading)
+        told = (self.title, self.note or child_message(f"dice.how_{self.mode}"), self.reading()[0])
         new = [t for t, old in zip(told, self.heard or told, strict=True) if t and t != old]
         self.heard = told
         self.speak(sentences(*new))
@@ -259,7 +256,8 @@ class DiceScene(Screen):
             return child_message("dice.none_seen") if n == 0 else many, m.text, p.bad
         if not self.seen.readable:
             return child_message("dice.tilted"), m.small, p.bad
-        return "I read these dice:", m.text, p.ink
+        a, b = self.seen.values
+        return child_message("dice.read", a=a, b=b), m.text, p.ink
 
     def _draw_camera(self, surface: pygame.Surface) -> None:
         painter, m, p = self.ctx.painter, self.m, self.ctx.painter.p
