@@ -770,3 +770,29 @@ def test_mecs_play_a_hack_that_misses_the_objective_and_a_fixed_reading_are_the_
     play.submit_area(0, ("5",), camera=True)
     play.submit_area(0, ("6",))  # by touch: the one card was read wrong; nothing after it
     assert play.message == "Ann FIXED 6."
+
+
+def test_mecs_play_no_objective_yet_and_the_coins_sum_are_the_tables_words(table_words) -> None:
+    """Round 37 (issue 21): a right equation while no objective card is shown (challenge
+    mode, MECS-6) was ruled "2 is not the next objective" (a fallback in Python), and the
+    coins' sum's words ("4 numbers × 1 + 2 signs × 1 = 6 coins", MECS-3) were Python's:
+    both are the sentence table's, the sum still a sum."""
+    from dataclasses import replace
+
+    from tests.games.test_mecs_support import table as engine_table
+
+    table_words("mecs.area.", {"waiting": "{answer} waits.", "waiting_short": "Wait."})
+    words = {"number": "{count} N×{each}.", "sign_one": "{count} S×{each}.", "": "{sum}: {coins}."}
+    table_words("mecs.won.coins", {f"_{k}" if k else k: v for k, v in words.items()})
+    assert coin_words(cards("9 X 7 EQ 6 3")) == "4 N×1 + 2 signs × 1: 6"
+    assert coin_words(cards("1 + 1")) == "2 N×1 + 1 S×1: 3"
+    settings = MecsSettings(mode="challenge")
+    state = engine_table(["1 2", "4 5", "6"], ["1 + 1 EQ", "", ""], settings=settings)
+    match = Match(Mecs(), settings, 3, seed=3)
+    match.initial = replace(state, objective=None, met=(1,))
+    play = MecsPlay([("Ann", False), ("Bo", False), ("Cy", False)], settings, 3, match=match)
+    said = list[str]()
+    play.say = lambda text, tone="info": said.append(text)  # type: ignore[method-assign]
+    assert play.perform(Plant(0, ("1", "+", "1", "EQ", "2")))
+    assert said == ["2 waits."]
+    assert play.area_status(0) == ("2 waits.", "bad", "Wait.")

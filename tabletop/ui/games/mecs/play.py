@@ -82,10 +82,14 @@ STACKS = (("numbers", "Numbers"), ("symbols", "Symbols"))
 
 
 def coin_words(cards: Sequence[str]) -> str:
-    """Why an equation is worth its coins (MECS-3), in words: ``4 numbers × 1 + ...``
-    (the engine's :func:`coin_breakdown`)."""
-    parts = [f"{plural(n, kind)} × {each}" for kind, n, each in coin_breakdown(cards)]
-    return f"{' + '.join(parts)} = {card_coins(cards)} coins"
+    """Why an equation is worth its coins (MECS-3), in the table's words: ``4 numbers × 1
+    + ...`` (the engine's :func:`coin_breakdown`), a sum inside a sentence (no full stop)."""
+    parts = [
+        child_message(f"mecs.won.coins_{k.replace(' ', '_')}{'_one' * (n == 1)}", count=n, each=e)
+        for k, n, e in coin_breakdown(cards)
+    ]
+    sums = " + ".join(part.rstrip(".") for part in parts)
+    return child_message("mecs.won.coins", sum=sums, coins=card_coins(cards)).rstrip(".")
 
 
 @dataclass
@@ -322,8 +326,8 @@ class MecsPlay(TableController):
         if not verdict.valid:
             return _ruling("unfinished", "muted", what=why_not(verdict))
         if not meets_objective(self.state, verdict):
-            goal = self.goal() or "the next objective"
-            return _ruling("missed", "bad", answer=verdict.answer_text, goal=goal)
+            facts = {"answer": verdict.answer_text, "goal": self.goal()}  # None: none shown yet
+            return _ruling("missed" if facts["goal"] else "waiting", "bad", **facts)
         return _ruling("right", "good", equation=verdict.text)
 
     def can_end(self) -> bool:
@@ -466,7 +470,7 @@ class MecsPlay(TableController):
             winner = seat if seat is not None else 0  # a score's seat (0: the deal's)
             facts = {**data, "name": self.name(winner), "area": render(data.get("area", ()))}
             facts |= {
-                "goal": self.goal(data.get("objective")) or "the next objective",
+                "goal": self.goal(data.get("objective")),
                 "card": LABEL.get(data.get("card", "")),
                 "of": self.settings.objectives,
                 "names": and_joined([self.name(s) for s in data.get("tied", ())]),
@@ -506,7 +510,7 @@ class MecsPlay(TableController):
             elif what == "mecs.objective_missed" and seat is not None:
                 area = self.state.players[seat].area  # true, but not what the card asks
                 self.checked(seat, False, area, self.missed())
-                text = child_message("mecs.area.missed", facts)
+                text = child_message(f"mecs.area.{'missed' if facts['goal'] else 'waiting'}", facts)
             else:  # the turn, a card drawn or shown, a hack (its completion follows), ...
                 text = child_message(what.replace("mecs.", "mecs.said."), facts)
             said = (text, TONES.get(what, "info"))
