@@ -161,7 +161,9 @@ class _Why:
 
 
 def _why(code: str, reason: str, **facts: str) -> _Why:
-    return _Why(f"mecs.eq.{code}", reason, tuple(facts.items()))
+    """A problem ``code`` with its English ``reason`` and the cards its sentence names,
+    each clipped to about 40 characters (a child's line stays short)."""
+    return _Why(f"mecs.eq.{code}", reason, tuple((k, _clip(v, 40)) for k, v in facts.items()))
 
 
 # -- checking ----------------------------------------------------------------------------
@@ -189,10 +191,9 @@ def evaluate(cards: Iterable[str]) -> Verdict:
 @lru_cache(maxsize=1 << 16)
 def _evaluate(cards: tuple[str, ...]) -> Verdict:
     verdict = _judge(cards)
-    facts = tuple((k, _clip(v, 40)) for k, v in verdict.facts)  # a child's line stays short
     if verdict.reason is not None and len(verdict.reason) > _REASON_LIMIT:
-        return replace(verdict, reason=_clip(verdict.reason), facts=facts)
-    return replace(verdict, facts=facts) if facts != verdict.facts else verdict
+        return replace(verdict, reason=_clip(verdict.reason))
+    return verdict
 
 
 def _judge(cards: tuple[str, ...]) -> Verdict:
