@@ -197,7 +197,8 @@ class Speaker:
         if not text:
             return
         self._leaving = set() if after else self._leaving - {text}
-        self._by = {t: who for t, who in self._by.items() if t in (self._current, *self._waiting)}
+        kept = {self._current, *self._waiting}  # who asked for what is said or waits
+        self._by = {t: who for t, who in self._by.items() if t in kept}
         self._by[text] = by
         self.said.append(text)
         self._ended.pop(text, None)
@@ -223,7 +224,7 @@ class Speaker:
         return " ".join(text.split()) in self._ended
 
     def stop(self) -> None:
-        """Silence, now (a screen that leaves, the sound switched off)."""
+        """Silence, now: the sound switched off (a screen that leaves: :meth:`left`)."""
         self._settle()
         self._waiting.clear()
         self._leaving.clear()
