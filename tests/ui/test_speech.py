@@ -569,6 +569,18 @@ def math_attack_ended():
     return app, auto, scene, app.stack.top, heard
 
 
+def results_saying():
+    """:func:`math_attack_ended` with its last move heard: the results' words playing and
+    their places waiting. The app, the autoplayer, the results, the speaker, the channel,
+    the places."""
+    app, auto, _, results, (voice, channel) = math_attack_ended()
+    channel.finish()
+    app.step()
+    words, places = voice.said[-2:]
+    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    return app, auto, results, voice, channel, places
+
+
 def test_speech_the_last_move_is_heard_before_the_results() -> None:
     """Math Attack! goes straight to its results after the last move: the results' words
     wait for the sentence that ended the game; they cut it in the same frame before."""
@@ -608,11 +620,7 @@ def test_speech_the_results_say_why_the_game_ended_then_each_places_score() -> N
 
 
 def test_speech_the_results_places_that_wait_go_with_the_next_screens_words() -> None:
-    app, auto, _, results, (voice, channel) = math_attack_ended()
-    channel.finish()
-    app.step()
-    words, places = voice.said[-2:]
-    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    app, auto, results, voice, _, places = results_saying()
     auto.tap("again")
     assert (
         places not in voice._waiting and places not in voice.spoken and app.stack.top is not results
@@ -629,11 +637,7 @@ def test_speech_leaving_a_screen_cuts_what_it_was_saying() -> None:
     from tabletop.ui.scenes.settings import SettingsScene
     from tests.ui.scenery import Recorder
 
-    app, auto, _, results, (voice, channel) = math_attack_ended()
-    channel.finish()
-    app.step()
-    words, places = voice.said[-2:]
-    assert channel.playing == spoken(words).encode() and list(voice._waiting) == [places]
+    app, auto, results, voice, channel, places = results_saying()
     auto.tap("home")
     app.step()
     assert app.stack.top is not results and channel.playing is None and not voice._waiting
