@@ -1011,7 +1011,8 @@ def test_mwm_team_pad_leaves_the_teammates_cards_in_view(size, players, per_team
     whole team's COUNT META and MATH CRATE cards in view, with touch-sized keys that
     do not overlap: beside them at 4 seats; above or below them, across the screen, where
     the team spans it (Duos at 8 seats, Trios, Quads). It covered a teammate's cards in
-    Trios and Quads, and the child's own at 8 seats."""
+    Trios and Quads, and the child's own at 8 seats; then Trios' team 2's names (whose
+    cards they are), and now none, with keys no smaller than 68 px at 800x480."""
     app = make_app(size)
     fmt = () if per_team == 2 else ("more", f"format.{per_team}")
     table = start(app, "mode.teams", *seats(players, 4), *fmt)
@@ -1026,7 +1027,9 @@ def test_mwm_team_pad_leaves_the_teammates_cards_in_view(size, players, per_team
         team = settings.side_seats(settings.side_of(seat))
         assert len(team) == per_team
         assert not [o for o in team if pad.panel.colliderect(table.cards_of(o))], seat
-        assert all(min(b.rect.size) >= app.ctx.metrics.touch for b in pad.buttons)
+        # nor their chips: their names (and, when compact, their last lines)
+        assert pad.panel.collidelist([table.place("seat", o) for o in team]) < 0, seat
+        assert all(min(b.rect.size) >= app.ctx.metrics.u(68) for b in pad.buttons)
         parts = [pad.display, *(b.rect for b in pad.buttons)]
         assert all(
             pad.panel.contains(r) and r.collidelist(parts[i + 1 :]) < 0 for i, r in enumerate(parts)

@@ -325,12 +325,14 @@ class MwmTable(TableScene):
     def team_cards(self, seat: int) -> tuple[pygame.Rect, bool]:
         """The cards a TEAM SOLUTION needs in view (MWM-7), the whole team's, and whether
         the pad goes across the screen above or below them (a team across the table: Duos
-        at 8 seats, Trios, Quads) for want of room beside them for touch-sized keys."""
+        at 8 seats, Trios, Quads) for want of room beside them for touch-sized keys; then
+        their names too, which say whose cards they are (it hid Trios' team 2's)."""
         m, settings = self.m, self.play.settings
-        team = [self.cards_of(other) for other in settings.side_seats(settings.side_of(seat))]
-        cards = team[0].unionall(team[1:])
+        team = settings.side_seats(settings.side_of(seat))
+        cards = self.cards_of(team[0]).unionall([self.cards_of(other) for other in team[1:]])
         need = 4 * m.touch + m.u(3 * 8 + 32 + 8) + 4  # four keys, their gaps, the margins
-        return cards, max(cards.left, m.width - cards.right) < need
+        band = max(cards.left, m.width - cards.right) < need
+        return (cards.unionall([self.place("seat", o) for o in team]) if band else cards), band
 
     def answered(self, asking: tuple[Any, ...], result: Any) -> None:
         kind, *args = asking
