@@ -758,6 +758,24 @@ def test_arena_every_step_is_journaled_and_a_new_app_carries_on(tmp_path) -> Non
     assert fifth.play.state == fourth.play.state and fifth.play.state.won[1] == ("KD",)
 
 
+def test_arena_welcome_back_with_three_long_names_fits_one_page_at_800x480() -> None:
+    """ARENA-4: carried on where three children with long names tie in a set's last round,
+    the welcome back says the rule, the tie and who shows a leftover card, each name once:
+    one page of the instruction line at 800x480 (it named them twice, in two pages that
+    turned every few seconds)."""
+    from tests.ui.scenery import build
+
+    app = build("math-arena-welcome-back", (800, 480))
+    scene = app.stack.top
+    assert isinstance(scene, ArenaScene) and scene.play.phase == "leftover"
+    line, painter = scene.status(), app.ctx.painter
+    step = "Bartholomewson, Christophersen and Wilhelmina-Ann: show your leftover card face up."
+    tie = "It is a tie with 4, so the leftover cards decide."
+    assert line == f"Welcome back! Black Jack: the highest difference wins. {tie} {step}"
+    box = scene.message_rect.inflate(-scene.m.u(14), -scene.m.u(8))  # as draw_status has it
+    assert len(painter.pages(line, box, scene.m.text)[1]) == 1
+
+
 def test_arena_value_seconds_count_from_the_reveal_across_a_carry_on(tmp_path) -> None:
     """Issue 24: a value's seconds run from when the cards went up (ARENA-3), in seconds
     of play, so a game carried on after the reveal counts the time played before it

@@ -576,18 +576,16 @@ class ArenaPlay(TableController):
         self.refuse(wrong.code, wrong.message, wrong.seat)
         self.message += " " + child_message("arena.said.fix_marked")
 
-    def ruling(self, events: Sequence[Event]) -> None:
-        """The device's ruling, each with its reason, in plain words."""
-        parts, codes = list[str](), [e.code for e in events]
-        reveal = next(
-            e.data for step in reversed(self.match.steps) for e in step.events
-            if e.code == "arena.reveal"
-        )  # fmt: skip
+    def ruling(self, events: Sequence[Event], again: bool = False) -> None:
+        """The device's ruling, each with its reason, in plain words (``again``: carried on)."""
+        parts, codes, steps = list[str](), [e.code for e in events], reversed(self.match.steps)
+        reveal = next(e.data for s in steps for e in s.events if e.code == "arena.reveal")
         won = [e for e in events if e.code == "arena.round_won"]
         self.winners = [e.seat for e in won if e.seat is not None]
         for e in events:
             if e.code == "arena.reveal":
-                parts.append(self.verdict_words(e.data, len(won[0].data["cards"]) if won else 1))
+                taken = len(won[0].data["cards"]) if won else 1
+                parts.append(self.verdict_words(e.data, taken, again))
             elif e.code == "arena.pot_removed":
                 tie = e.data["why"] == "tie"  # the leftovers tie too; "none": nobody had one
                 parts.append(child_message(f"arena.said.pot_out{'_tie' * tie}"))
@@ -618,11 +616,13 @@ class ArenaPlay(TableController):
             plays = "; ".join(f"{self.name(s)} {said_as(f)}" for s, f in sums)
             self.narrate(self.round_label, f"{plays}. {self.verdict}")
 
-    def verdict_words(self, reveal: Mapping[str, Any], taken: int) -> str:
+    def verdict_words(self, reveal: Mapping[str, Any], taken: int, again: bool = False) -> str:
         """The ruling of a round's ``arena.reveal`` (``taken``: the cards a sole winner
-        takes): the operator's rule, then who takes it, or what the tie does (ARENA-3/4)."""
+        takes): the operator's rule, then who takes it, or what the tie does (ARENA-3/4);
+        ``again`` (carried on), a tie the leftover cards decide names none: the step does."""
         top = [self.name(s) for s in reveal["winners"]]
         key = f"tie_{reveal['tie']}" if len(top) > 1 else "won_pot" if taken > 1 else "won"
+        key += "_again" * (again and key == "tie_leftovers")
         op, cards = reveal["operator"], plural(taken, "card")
         facts = {"name": top[0], "names": and_joined(top), "operator": operator_name(op)}
         said = child_message(f"arena.verdict.{key}", reveal, **facts, cards=cards)
@@ -763,7 +763,7 @@ class ArenaPlay(TableController):
         elif scored and (st.phase == "leftover" or (record or {}).get("phase") != "operator"):
             start = scored.start
             self.shown = self.match.steps[start - 1].state if start else self.match.initial
-            self.ruling([e for step in self.match.steps[start:] for e in step.events])
+            self.ruling([e for step in self.match.steps[start:] for e in step.events], True)
             if self.phase == "result":  # the ruling's cards stay on the rows, as they were
                 self.show_played(history[scored])
         else:
