@@ -87,6 +87,7 @@ def read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ["demo", "--seed", "1", "--log", "LOG"],
         ["demo", "--terminal", "--seed", "1", "--log", "LOG"],
         ["demo", "--seed", "1", "--out", "SHOTS"],
+        ["demo", "--game", "math-attack", "--seed", "1", "--data", "DATA"],
         ["fleet", "setup", "--stations", "2", "--host", "h", "--no-tls", "--out", "SHOTS"],
     ],
     ids=lambda a: "-".join(a[:2]),
@@ -101,7 +102,7 @@ def test_cli_outputs_a_read_only_place_is_one_line_before_the_work(
     """The demo is refused before it plays (main: a traceback after the whole game)."""
     monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
     monkeypatch.setattr("tabletop.terminal.demo", pytest.fail)
-    names = {"LOG": "game.log", "SHOTS": "shots"}
+    names = {"LOG": "game.log", "SHOTS": "shots", "DATA": "data"}
     args = [str(read_only / names[a]) if a in names else a for a in args]
     if args[0] == "print":
         args += ["--out", str(read_only / "x.pdf")]
@@ -118,6 +119,34 @@ def test_cli_outputs_demo_log_to_a_folder_is_refused_before_playing(
         said(capsys)
         == f"tabletop demo: cannot write {tmp_path}: it is a folder: name a file in it\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ("afile/data", "{tmp}/afile is a file, not a folder: name another place"),
+        ("afile", "it is a file, not a folder: name a folder"),
+        ("ro", "the folder is read-only"),
+        ("/proc/x", ""),  # the system's words, as the user who runs it gets them
+    ],
+)
+def test_cli_outputs_demo_data_that_cannot_be_written_is_refused_before_playing(
+    data: str,
+    why: str,
+    tmp_path: Path,
+    read_only: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``demo --data`` in a folder that cannot be made or written played the whole game,
+    then said the game was not in the journal (r40-keep 2): now one line before it."""
+    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    (tmp_path / "afile").write_text("")
+    where = Path(data) if data.startswith("/") else tmp_path / data
+    assert cli.main(["demo", "--game", "math-attack", "--seed", "1", "--data", str(where)]) == 2
+    err = said(capsys)
+    assert err.startswith(f"tabletop demo: cannot write {where}: ")
+    assert err.endswith(f"{why.format(tmp=tmp_path)}\n")
 
 
 @pytest.mark.parametrize(
