@@ -223,7 +223,7 @@ class HighScores:
         return not self._read(own, (game, student))
 
     def close(self) -> None:
-        self._retry(now=True)  # a last try: the session's scores reach the file
+        self._retry(at_once=True)  # a last try: the session's scores reach the file
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
 
@@ -369,14 +369,14 @@ class HighScores:
         self._db, self._tried = self._unwritable(exc), self._clock()
         return True
 
-    def _retry(self, *, now: bool = False) -> None:
-        """While scores are only in memory, at most every ``retry_every`` seconds (``now``:
-        at once): try the file again; once it takes writes, write to it in one
+    def _retry(self, *, at_once: bool = False) -> None:
+        """While scores are only in memory, at most every ``retry_every`` seconds (or
+        ``at_once``): try the file again; once it takes writes, write to it in one
         transaction each score only memory holds, and use the file (a file found damaged
         is moved aside first, as at opening)."""
         if self._kept or self.path is None:
             return
-        if not now and self._clock() - self._tried < self.retry_every:
+        if not at_once and self._clock() - self._tried < self.retry_every:
             return
         self._tried, moved = self._clock(), False
         try:
@@ -398,7 +398,8 @@ class HighScores:
         except (OSError, sqlite3.DatabaseError) as exc:
             log.info("high scores: %s still cannot be written: %s", self.path, exc)
             return
-        db.execute("PRAGMA busy_timeout = 5000")  # SQLite's wait again, as at opening
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("PRAGMA busy_timeout = 5000")  # SQLite's wait again, as at opening
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         log.warning(
