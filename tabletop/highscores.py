@@ -13,9 +13,11 @@ A file proven damaged (SQLite finds it corrupt or not a database, or it has a sc
 version does not know) is never fatal: it is moved aside (renamed to
 ``highscores.sqlite3.corrupt-<time>``), a fresh file is started, and :attr:`notice` says
 so in one sentence for the teacher. A file that is only busy or cannot be written is left
-as it is: its scores are read, and a new score that cannot be kept says so
-(:attr:`Recorded.saved`, :attr:`notice`). (The crash-safe game journal is a separate,
-later store.)
+as it is: its scores are read into memory, and a new score that cannot reach the file is
+kept there and says so (:attr:`Recorded.saved`, :attr:`notice`). A later :meth:`record`
+(at most every ``retry_every`` seconds) and :meth:`~HighScores.close` try the file again:
+once it takes writes, the scores only memory holds are written to it in one transaction
+and the file is used again. (The crash-safe game journal is a separate store.)
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,6 +59,9 @@ DROP INDEX IF EXISTS scores_by_key;
 CREATE INDEX scores_by_key ON scores (game, student, player, modes);
 COMMIT;
 """
+SAVED_AGAIN = "The high-score file can be written again: every score of this session is in it."
+RETRY_WAIT = 0.5  # seconds a later try waits for a file another program holds
+Statement = tuple[str, tuple[object, ...]]
 
 
 def data_dir() -> Path:
@@ -89,18 +95,28 @@ class Recorded:
 
 
 class HighScores:
-    """The high-score table. ``path`` ``":memory:"`` keeps nothing (demo and tests)."""
+    """The high-score table. ``path`` ``":memory:"`` keeps nothing (demo and tests).
+    ``retry_every``: seconds between tries of a file that could not be written (measured
+    on ``clock``)."""
 
     def __init__(
-        self, path: Path | str | None = None, *, now: Callable[[], datetime] = datetime.now
+        self,
+        path: Path | str | None = None,
+        *,
+        now: Callable[[], datetime] = datetime.now,
+        clock: Callable[[], float] = time.monotonic,
+        retry_every: float = 5.0,
     ) -> None:
         self.path: Path | None = (
             None if path == ":memory:" else Path(path or data_dir() / FILE_NAME)
         )
         self.notice: str | None = None
-        self._now = now
+        self.retry_every = retry_every
+        self._now, self._clock = now, clock
         self._kept = True  # scores reach the file (False: only a copy in memory)
+        self._pending: list[tuple[Statement, ...]] = []  # each record only memory holds
         self._db = self._open()
+        self._tried = clock()  # when the file was last tried
 
     # -- reading and writing -----------------------------------------------------------
 
@@ -119,6 +135,7 @@ class HighScores:
         """Store one finished game's score; say whether it beat the player's best. A child
         signed in gives their ``student`` id (and ``group``): their best is theirs alone,
         and the scores kept by her name become hers where :meth:`best` counts them."""
+        self._retry()
         key = modes_key(modes)
         claim = self._claims(game, student, name_unique)
         previous = self.best(
@@ -143,7 +160,7 @@ class HighScores:
             best = score
         else:
             best = min(previous, score) if lower_is_better else max(previous, score)
-        return Recorded(score, previous, best, saved and self._kept)
+        return Recorded(score, previous, best, saved)
 
     def best(
         self,
@@ -206,6 +223,7 @@ class HighScores:
         return not self._read(own, (game, student))
 
     def close(self) -> None:
+        self._retry(at_once=True)  # a last try: the session's scores reach the file
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
 
@@ -217,7 +235,10 @@ class HighScores:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            self.notice = f"High scores cannot be saved ({exc.strerror}); they last until closing."
+            self.notice = (
+                f"High scores cannot be saved yet ({exc.strerror}); they are saved when the "
+                "folder can be written."
+            )
             log.warning("%s", self.notice)
             self._kept = False
             return self._init(sqlite3.connect(":memory:"))
@@ -253,29 +274,36 @@ class HighScores:
 
     def _recover(self, why: str) -> sqlite3.Connection:
         """Move the unreadable file aside and start a fresh one (or keep scores in memory)."""
-        assert self.path is not None
-        stamp = self._now().strftime("%Y%m%d-%H%M%S")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         try:
-            set_aside(self.path, aside)
-            db = self._init(sqlite3.connect(self.path))
-            self.notice = (
-                f"The high-score file was damaged ({why}). It was moved to {aside.name} "
-                "and a new one was started."
-            )
+            db = self._fresh(why)
+            self._kept = True
         except (OSError, sqlite3.DatabaseError) as exc:
             self._kept = False
             db = self._init(sqlite3.connect(":memory:"))
             self.notice = (
                 f"The high-score file cannot be used ({why}; {exc}). "
-                "Scores last until the app closes."
+                "Scores are saved when it can be written."
             )
         log.warning("%s", self.notice)
         return db
 
+    def _fresh(self, why: str) -> sqlite3.Connection:
+        """The damaged file moved aside (``.corrupt-<time>``) and a new one started."""
+        assert self.path is not None
+        stamp = self._now().strftime("%Y%m%d-%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        set_aside(self.path, aside)
+        db = self._init(sqlite3.connect(self.path))
+        self.notice = (
+            f"The high-score file was damaged ({why}). It was moved to {aside.name} "
+            "and a new one was started."
+        )
+        return db
+
     def _unwritable(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
         """A file that is busy (still, after SQLite's wait) or cannot be written is left as
-        it is: its scores are read into memory, and new ones last until the app closes."""
+        it is: its scores are read into memory, and new ones are kept there until it can
+        (:meth:`_retry`)."""
         assert self.path is not None
         self._kept = False
         try:
@@ -288,7 +316,7 @@ class HighScores:
             db = self._init(db)
             self.notice = (
                 f"The high-score file cannot be written ({exc}); its best scores are shown, "
-                "and new ones last until the app closes."
+                "and new ones are saved when it can be."
             )
         except (OSError, sqlite3.DatabaseError) as unread:
             if is_damaged(unread):
@@ -296,7 +324,7 @@ class HighScores:
             db = self._init(sqlite3.connect(":memory:"))
             self.notice = (
                 f"The high-score file cannot be read or written ({exc}); it is left as it "
-                "is. Scores last until the app closes."
+                "is. Scores are saved when it can be written."
             )
         log.warning("%s", self.notice)
         return db
@@ -311,25 +339,82 @@ class HighScores:
                     return []
         return []
 
-    def _write(self, *statements: tuple[str, tuple[object, ...]]) -> bool:
-        """Run ``statements`` (SQL, arguments) in one transaction; whether it was."""
-        for attempt in (1, 2):
+    def _write(self, *statements: Statement) -> bool:
+        """Run ``statements`` (SQL, arguments) in one transaction; whether it reached the
+        file. One the file refuses is run in a copy of it in memory, and kept to be
+        written to the file when it takes writes again (:meth:`_retry`)."""
+        for attempt in (1, 2, 3):
             try:
                 with self._db:
                     for sql, args in statements:
                         self._db.execute(sql, args)
-                return True
             except sqlite3.DatabaseError as exc:
-                if not self._damaged(exc, attempt):
-                    self.notice = f"A high score could not be saved ({exc})."
-                    log.warning("%s", self.notice)
-                    return False
+                if self._damaged(exc, attempt) or self._to_memory(exc):
+                    continue
+                self.notice = f"A high score could not be saved ({exc})."
+                log.warning("%s", self.notice)
+                return False
+            if not self._kept:
+                self._pending.append(statements)
+            return self._kept
         return False
+
+    def _to_memory(self, exc: sqlite3.DatabaseError) -> bool:
+        """The file refused a write (busy, full, read-only): go on in a copy of it in
+        memory (:meth:`_unwritable`). False when the scores are already only in memory."""
+        if not self._kept or self.path is None:
+            return False
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db, self._tried = self._unwritable(exc), self._clock()
+        return True
+
+    def _retry(self, *, at_once: bool = False) -> None:
+        """While scores are only in memory, at most every ``retry_every`` seconds (or
+        ``at_once``): try the file again; once it takes writes, write to it in one
+        transaction each score only memory holds, and use the file (a file found damaged
+        is moved aside first, as at opening)."""
+        if self._kept or self.path is None:
+            return
+        if not at_once and self._clock() - self._tried < self.retry_every:
+            return
+        self._tried, moved = self._clock(), False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                db = self._init(sqlite3.connect(self.path, timeout=RETRY_WAIT))
+            except sqlite3.DatabaseError as exc:
+                if not is_damaged(exc):
+                    raise
+                db, moved = self._fresh(str(exc)), True
+            try:
+                with db:
+                    for statements in self._pending:
+                        for sql, args in statements:
+                            db.execute(sql, args)
+            except BaseException:
+                db.close()
+                raise
+        except (OSError, sqlite3.DatabaseError) as exc:
+            log.info("high scores: %s still cannot be written: %s", self.path, exc)
+            return
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("PRAGMA busy_timeout = 5000")  # SQLite's wait again, as at opening
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        log.warning(
+            "high scores: %s takes writes again; %d scores kept in memory were written to it",
+            self.path,
+            len(self._pending),
+        )
+        self._db, self._kept, self._pending = db, True, []
+        if not moved:
+            self.notice = SAVED_AGAIN
 
     def _damaged(self, exc: sqlite3.DatabaseError, attempt: int) -> bool:
         """A file that went bad while open is moved aside once; a busy, full or read-only
-        one is only reported."""
-        if attempt == 2 or self.path is None or not is_damaged(exc):
+        one is not (:meth:`_to_memory`)."""
+        if attempt > 1 or self.path is None or not is_damaged(exc):
             return False
         with contextlib.suppress(sqlite3.Error):
             self._db.close()

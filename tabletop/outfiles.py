@@ -5,7 +5,7 @@ status 2, never a traceback).
 
 Every command does as ``cp`` and ``mkdir`` do: the folder a file goes into must be
 there already (a mistyped path makes no tree of folders); a folder named for a command's
-output (``demo --out``, ``fleet setup --out``) is made, its parent must be there. No
+output (``demo --out`` and ``--data``, ``fleet setup --out``) is made, its parent must be there. No
 output may be a file the command reads, the game journal, or another of its outputs
 (:func:`apart`). A file is written whole or not at all (:func:`write_files`).
 """

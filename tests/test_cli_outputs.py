@@ -87,6 +87,7 @@ def read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ["demo", "--seed", "1", "--log", "LOG"],
         ["demo", "--terminal", "--seed", "1", "--log", "LOG"],
         ["demo", "--seed", "1", "--out", "SHOTS"],
+        ["demo", "--game", "math-attack", "--seed", "1", "--data", "DATA"],
         ["fleet", "setup", "--stations", "2", "--host", "h", "--no-tls", "--out", "SHOTS"],
     ],
     ids=lambda a: "-".join(a[:2]),
@@ -101,7 +102,7 @@ def test_cli_outputs_a_read_only_place_is_one_line_before_the_work(
     """The demo is refused before it plays (main: a traceback after the whole game)."""
     monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
     monkeypatch.setattr("tabletop.terminal.demo", pytest.fail)
-    names = {"LOG": "game.log", "SHOTS": "shots"}
+    names = {"LOG": "game.log", "SHOTS": "shots", "DATA": "data"}
     args = [str(read_only / names[a]) if a in names else a for a in args]
     if args[0] == "print":
         args += ["--out", str(read_only / "x.pdf")]
@@ -118,6 +119,34 @@ def test_cli_outputs_demo_log_to_a_folder_is_refused_before_playing(
         said(capsys)
         == f"tabletop demo: cannot write {tmp_path}: it is a folder: name a file in it\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ("afile/data", "{tmp}/afile is a file, not a folder: name another place"),
+        ("afile", "it is a file, not a folder: name a folder"),
+        ("ro", "the folder is read-only"),
+        ("/proc/x", ""),  # the system's words, as the user who runs it gets them
+    ],
+)
+def test_cli_outputs_demo_data_that_cannot_be_written_is_refused_before_playing(
+    data: str,
+    why: str,
+    tmp_path: Path,
+    read_only: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``demo --data`` in a folder that cannot be made or written played the whole game,
+    then said the game was not in the journal (r40-keep 2): now one line before it."""
+    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    (tmp_path / "afile").write_text("")
+    where = Path(data) if data.startswith("/") else tmp_path / data
+    assert cli.main(["demo", "--game", "math-attack", "--seed", "1", "--data", str(where)]) == 2
+    err = said(capsys)
+    assert err.startswith(f"tabletop demo: cannot write {where}: ")
+    assert err.endswith(f"{why.format(tmp=tmp_path)}\n")
 
 
 @pytest.mark.parametrize(
@@ -300,6 +329,74 @@ def tabletop_writing_at_most(
         text=True,
         timeout=120,
     )
+
+
+def test_cli_outputs_print_badges_by_default_over_their_class_list_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With no ``--out`` the badges go to ``badges.pdf``, which was not checked: a class
+    list of that name was replaced by its badges (r40-keep 3)."""
+    monkeypatch.chdir(tmp_path)
+    Path("badges.pdf").write_text("id,name,group\nS1,Mia,4a\n", encoding="utf-8")
+    assert cli.main(["print", "badges", "badges.pdf"]) == 2
+    assert said(capsys) == (
+        "tabletop print: cannot write badges.pdf: this command reads it: name another file\n"
+    )
+    assert Path("badges.pdf").read_text(encoding="utf-8").startswith("id,name,group")
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (
+            ["deck", "math-wars-meta", "--edition", "MWM100", "--army", "3"],
+            "math-wars-meta-mwm100-army3-deck.pdf",
+        ),
+        (["deck", "mecs"], "mecs-deck.pdf"),
+        (["sheet", "mathe-meister"], "mathe-meister-sheet.pdf"),
+        (["mats", "math-attack"], "math-attack-mats.pdf"),
+        (["answer-key", "MWM25"], "answer-key-mwm25.pdf"),
+    ],
+)
+def test_cli_outputs_print_default_names_are_checked_before_the_work(
+    args: list[str],
+    name: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The file written with no ``--out`` is checked as a named one, before the work (a
+    folder of that name was found only when the PDF was made), and still written there."""
+    monkeypatch.chdir(tmp_path)
+    Path(name).mkdir()
+    monkeypatch.setattr("tabletop.printables.pdf.new_pdf", pytest.fail)
+    monkeypatch.setattr("tabletop.printables.pdf.save", pytest.fail)
+    assert cli.main(["print", *args]) == 2
+    assert said(capsys) == f"tabletop print: cannot write {name}: {A_FOLDER}\n"
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    Path(name).rmdir()
+    assert cli.main(["print", *args]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {name} (")
+    assert Path(name).read_bytes().startswith(b"%PDF")
+
+
+def test_cli_outputs_report_by_default_over_its_journal_is_refused(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With no file named, the report goes to ``report-<session>.csv`` and ``.pdf``, which
+    were not checked: a link of that name to the journal had the journal replaced by the
+    CSV (r40-keep 3). Now refused as a named one, before the report is made."""
+    journal = data / FILE_NAME
+    before = journal.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    Path("report-all.csv").symlink_to(journal)
+    monkeypatch.setattr("tabletop.classroom.report.read_report", pytest.fail)
+    assert cli.main(["report", "--data", str(data), "--all"]) == 2
+    assert said(capsys) == (
+        "tabletop report: cannot write report-all.csv: it is the game journal: name another file\n"
+    )
+    assert journal.read_bytes() == before
 
 
 def test_cli_outputs_a_write_that_fails_keeps_the_old_file(tmp_path: Path) -> None:

@@ -204,10 +204,13 @@ def run(args: argparse.Namespace) -> int:
 
     folder = data_dir(args.data)
     path = folder / FILE_NAME
-    apart([args.csv, args.pdf, args.skills], journal=path)  # before the work, as every command
-    for out in (args.csv, args.pdf, args.skills):
-        if out is not None:
+
+    def check(outs: list[Path | None]) -> None:  # before the work, as every command
+        apart(outs, journal=path)
+        for out in (o for o in outs if o is not None):
             out_file(out)
+
+    check([args.csv, args.pdf, args.skills])
     if not folder.is_dir():
         raise BadInput("report.data", f"no folder {folder}")
     if not path.exists():
@@ -231,10 +234,15 @@ def run(args: argparse.Namespace) -> int:
             session = known[0]
         else:
             session = None
+        csv_out, pdf_out = args.csv, args.pdf
+        if csv_out is None and pdf_out is None and args.skills is None:
+            stem = file_stem(session)  # the files named for the session, checked as well
+            csv_out, pdf_out = Path(f"{stem}.csv"), Path(f"{stem}.pdf")
+            check([csv_out, pdf_out])
         found = read_report(journal, session)
         rows = found.rows
         extra = None
-        if args.pdf is not None or (args.csv is None and args.skills is None):
+        if pdf_out is not None:
             from tabletop.classroom.skills import skills_pages
 
             extra = skills_pages(journal, session)
@@ -253,10 +261,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"tabletop report: hidden by the teacher: game {numbers}", file=sys.stderr)
     if not rows:
         raise TabletopError("report.empty", f"no finished games in {path} yet: {NOTHING}")
-    csv_out, pdf_out = args.csv, args.pdf
-    if csv_out is None and pdf_out is None and args.skills is None:
-        stem = file_stem(session)
-        csv_out, pdf_out = Path(f"{stem}.csv"), Path(f"{stem}.pdf")
     groups = len({r.group for r in rows})
     if csv_out is not None:
         files[csv_out] = _csv_file(csv_text(rows))

@@ -53,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
     from tabletop.outfiles import apart, out_file
     from tabletop.printables import pdf as pdfs
 
-    apart([args.out], reads=[getattr(args, "roster", None)])
-    if args.out is not None:
-        out_file(args.out)  # before the work: a folder, a read-only place, no such folder
+    out = args.out or Path(default_name(args))
+    apart([out], reads=[getattr(args, "roster", None)])
+    out_file(out)  # before the work: a folder, a read-only place, no such folder
     paper = args.paper
     if args.what == "deck":
         from tabletop.printables.decks import deck_faces
@@ -63,23 +63,17 @@ def run(args: argparse.Namespace) -> int:
         faces = deck_faces(args.game, args.edition, args.army)
         doc = pdfs.new_pdf(paper, title=f"{args.game} deck")
         pdfs.card_pages(doc, faces, paper)
-        suffix = f"-{args.edition.lower()}-army{args.army}" if args.game == "math-wars-meta" else ""
-        default = f"{args.game}{suffix}-deck.pdf"
         detail = plural(len(faces), "card")
     elif args.what == "sheet":
         from tabletop.assets import mathe_meister_layout
         from tabletop.printables.sheet import sheet_pdf
 
-        doc, default, detail = (
-            sheet_pdf(mathe_meister_layout(), paper),
-            "mathe-meister-sheet.pdf",
-            "1 page",
-        )
+        doc, detail = sheet_pdf(mathe_meister_layout(), paper), "1 page"
     elif args.what == "mats":
         from tabletop.printables.mats import mats_pdf
 
         doc = mats_pdf(args.game, args.seats, paper)
-        default, detail = f"{args.game}-mats.pdf", plural(doc.pages_count, "page")
+        detail = plural(doc.pages_count, "page")
     elif args.what == "badges":
         from tabletop.classroom.students import decode_csv, read_class_list
         from tabletop.printables.badges import badges_pdf
@@ -96,13 +90,23 @@ def run(args: argparse.Namespace) -> int:
                 "badges from the list saved by the device or the dashboard"
                 + (f". {note}" if note else ""),
             )
-        doc, default = badges_pdf(students, paper), "badges.pdf"
-        detail = plural(len(students), "badge")
+        doc, detail = badges_pdf(students, paper), plural(len(students), "badge")
     else:
         from tabletop.printables.answer_key import answer_key_pdf
 
-        doc, default = answer_key_pdf(args.edition, paper), f"answer-key-{args.edition.lower()}.pdf"
+        doc = answer_key_pdf(args.edition, paper)
         detail = plural(doc.pages_count, "page")
-    out = pdfs.save(doc, args.out or Path(default))
-    print(f"wrote {out} ({detail}, {paper.upper()})")
+    print(f"wrote {pdfs.save(doc, out)} ({detail}, {paper.upper()})")
     return 0
+
+
+def default_name(args: argparse.Namespace) -> str:
+    """The file ``print`` writes when no ``--out`` is given (in the current folder)."""
+    if args.what == "deck":
+        army = f"-{args.edition.lower()}-army{args.army}" if args.game == "math-wars-meta" else ""
+        return f"{args.game}{army}-deck.pdf"
+    if args.what in ("sheet", "mats"):
+        return f"{args.game}-{args.what}.pdf"
+    if args.what == "answer-key":
+        return f"answer-key-{args.edition.lower()}.pdf"
+    return "badges.pdf"

@@ -288,20 +288,22 @@ def test_demo_log_for_a_demo_without_one_is_one_line_and_status_2(game, tmp_path
 
 
 def test_demo_data_that_cannot_be_written_ends_in_one_line_and_status_2(
-    tmp_path, capsys, caplog
+    tmp_path, capsys, caplog, monkeypatch
 ) -> None:
-    """A demo told to journal its game in ``--data`` that could not (a full card; here a
-    folder that cannot be made) played in memory and ended with status 0, and ``report``
-    then found no games. It still plays and prints, then says so in one line, status 2."""
-    afile = tmp_path / "afile"
-    afile.write_text("")
-    data = afile / "data"
+    """A demo told to journal its game in ``--data`` that could not (a card that takes no
+    writes; a folder that cannot be made is refused before the game: test_cli_outputs)
+    played in memory and ended with status 0, and ``report`` then found no games. It
+    still plays and prints, then says so in one line, status 2."""
+    from tests.card import READ_ONLY, simulated_card
+
+    simulated_card(monkeypatch).refuse = READ_ONLY
+    data = tmp_path / "data"
     assert cli.main(["demo", "--game", "math-attack", "--seed", "1", "--data", str(data)]) == 2
     captured = capsys.readouterr()
     assert captured.out.splitlines()[-1].startswith("winner: ")
     assert captured.err == (
         f"tabletop demo: the game is not in the journal {data / 'tabletop.sqlite3'}: the SD "
-        "card could not be written (Not a directory): games are not being saved\n"
+        "card is read-only: games are not being saved\n"
     )
 
 

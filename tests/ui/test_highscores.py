@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from tabletop.highscores import FILE_NAME, SCHEMA_VERSION, HighScores, modes_key
-from tests.card import read_only_view
+import pytest
+
+from tabletop.highscores import FILE_NAME, SAVED_AGAIN, SCHEMA_VERSION, HighScores, modes_key
+from tests.card import READ_ONLY, read_only_view, simulated_card
 
 
 def fixed_now() -> datetime:
@@ -90,7 +93,7 @@ def test_highscores_locked_file_is_reported_not_moved(tmp_path) -> None:
     scores._db.execute("DROP TABLE scores")
     assert scores.best("mathe-meister", "Mia", []) is None
     scores.record("mathe-meister", "Mia", [], 1)
-    assert scores.notice is not None and "could not be saved" in scores.notice
+    assert scores.notice is not None and "cannot be written (no such table" in scores.notice
     assert not list(tmp_path.glob("*.corrupt-*"))
 
 
@@ -210,21 +213,139 @@ def _ben_80(folder: Path) -> Path:
     return folder / FILE_NAME
 
 
-def test_highscores_a_busy_file_is_read_not_moved_aside(tmp_path: Path) -> None:
-    path = _ben_80(tmp_path / "hs")
+class Clock:
+    """A clock the test moves on (seconds), for the tries of a file that was refused."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def held(path: Path) -> sqlite3.Connection:
+    """Another program holding ``path`` past SQLite's wait: no reads, no writes."""
     hold = sqlite3.connect(path, isolation_level=None)
-    hold.execute("BEGIN EXCLUSIVE")  # another program holds the file past SQLite's wait
+    hold.execute("BEGIN EXCLUSIVE")
+    return hold
+
+
+def kept(path: Path) -> list[tuple[str, int]]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return db.execute("SELECT player, score FROM scores ORDER BY id").fetchall()
+
+
+def test_highscores_a_busy_file_is_read_then_written_when_it_is_free(tmp_path: Path) -> None:
+    """A file another program holds when the app opens it is read, not moved aside; the
+    scores of the session are kept in memory and, once the file is free, written to it
+    at a later record, each once (they were lost at closing: r40-keep 1)."""
+    path, clock = _ben_80(tmp_path / "hs"), Clock()
+    hold = held(path)
     try:
-        scores = HighScores(path, now=fixed_now)
+        scores = HighScores(path, now=fixed_now, clock=clock, retry_every=5)
+        notice = scores.notice
+        assert notice is not None and "cannot be written (database is locked)" in notice
+        assert scores.top("mathe-meister", []) == [("Ben", 80)]
+        rec = scores.record("mathe-meister", "Ana", [], 50)
+        assert rec.previous_best is None and not rec.saved
+        clock.now = 6  # tried again: still held
+        assert not scores.record("mathe-meister", "Ana", [], 70).saved
+        assert scores.notice == notice
     finally:
         hold.execute("COMMIT")
         hold.close()
-    assert scores.notice is not None and "cannot be written (database is locked)" in scores.notice
-    assert scores.top("mathe-meister", []) == [("Ben", 80)]
-    rec = scores.record("mathe-meister", "Ana", [], 50)
-    assert rec.previous_best is None and not rec.saved
     assert sorted(p.name for p in path.parent.iterdir()) == [FILE_NAME]
-    assert HighScores(path).top("mathe-meister", []) == [("Ben", 80)]
+    assert kept(path) == [("Ben", 80)]
+    clock.now = 8  # free now, but the last try was 2 seconds ago
+    assert not scores.record("mathe-meister", "Ben", [], 60).saved
+    assert kept(path) == [("Ben", 80)]
+    clock.now = 11
+    rec = scores.record("mathe-meister", "Ana", [], 40)
+    assert rec.saved and rec.previous_best == 70 and rec.best == 70
+    assert scores.notice == SAVED_AGAIN
+    every = [("Ben", 80), ("Ana", 50), ("Ana", 70), ("Ben", 60), ("Ana", 40)]
+    assert kept(path) == every
+    assert scores.record("mathe-meister", "Ben", [], 85).saved  # on the file now
+    scores.close()
+    assert kept(path) == [*every, ("Ben", 85)]
+    again = HighScores(path)
+    assert again.best("mathe-meister", "Ana", []) == 70
+    assert again.best("mathe-meister", "Ben", []) == 85
+
+
+def test_highscores_a_file_still_busy_loses_nothing_and_the_notice_stays(
+    tmp_path: Path,
+) -> None:
+    """Held past every try: the scores stay in memory (the best is right), the file is
+    untouched, the notice is the same; freed before closing, they reach it then."""
+    path, clock = _ben_80(tmp_path / "hs"), Clock()
+    scores = HighScores(path, now=fixed_now, clock=clock, retry_every=5)
+    hold = held(path)
+    try:
+        assert not scores.record("mathe-meister", "Ana", [], 50).saved  # busy at a write
+        notice = scores.notice
+        assert notice is not None and "cannot be written (database is locked)" in notice
+        for second, score in ((6, 90), (12, 30)):
+            clock.now = second
+            assert not scores.record("mathe-meister", "Ana", [], score).saved
+        assert scores.notice == notice
+        assert scores.best("mathe-meister", "Ana", []) == 90
+        assert scores.top("mathe-meister", []) == [
+            ("Ana", 90),
+            ("Ben", 80),
+            ("Ana", 50),
+            ("Ana", 30),
+        ]
+    finally:
+        hold.execute("COMMIT")
+        hold.close()
+    assert kept(path) == [("Ben", 80)]
+    scores.close()  # the last try
+    assert kept(path) == [("Ben", 80), ("Ana", 50), ("Ana", 90), ("Ana", 30)]
+
+
+@pytest.mark.parametrize("version", [SCHEMA_VERSION, 1])
+def test_highscores_a_read_only_file_made_writable_gets_the_session_scores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> None:
+    """A card that refuses writes (a current file: refused at a record; an older one:
+    at opening, which writes) then takes them: the scores kept in memory are written at
+    the next try, once, in one transaction."""
+    path, clock = _ben_80(tmp_path / "hs"), Clock()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {version}")
+    card = simulated_card(monkeypatch)
+    card.refuse = READ_ONLY
+    scores = HighScores(path, now=fixed_now, clock=clock, retry_every=5)
+    assert not scores.record("mathe-meister", "Ana", [], 50, student="S1", group="4a").saved
+    assert scores.best("mathe-meister", "Ben", []) == 80
+    card.refuse = None
+    clock.now = 5
+    rec = scores.record("mathe-meister", "Ana", [], 60, student="S1", group="4a")
+    assert rec.saved and rec.previous_best == 50 and scores.notice == SAVED_AGAIN
+    scores.close()
+    assert kept(path) == [("Ben", 80), ("Ana", 50), ("Ana", 60)]
+    again = HighScores(path)
+    assert again.best("mathe-meister", "Ana", [], student="S1") == 60
+    assert again.best("mathe-meister", "Ana", []) is None  # kept as the child's, not a name's
+
+
+def test_highscores_a_file_damaged_while_scores_wait_is_moved_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found damaged when tried again: moved aside as at opening, and the waiting scores
+    start the new file."""
+    path, clock = _ben_80(tmp_path / "hs"), Clock()
+    card = simulated_card(monkeypatch)
+    card.refuse = READ_ONLY
+    scores = HighScores(path, now=fixed_now, clock=clock, retry_every=5)
+    assert not scores.record("mathe-meister", "Ana", [], 50).saved
+    path.write_bytes(b"\0garbage" * 2000)
+    card.refuse, clock.now = None, 5
+    assert scores.record("mathe-meister", "Ana", [], 60).saved
+    assert scores.notice is not None and "moved to highscores.sqlite3.corrupt-" in scores.notice
+    assert (tmp_path / "hs" / f"{FILE_NAME}.corrupt-20250314-092653").exists()
+    assert kept(path) == [("Ana", 50), ("Ana", 60)]
 
 
 def test_highscores_a_read_only_file_shows_its_scores_and_says_a_new_one_is_not_kept(
@@ -237,7 +358,9 @@ def test_highscores_a_read_only_file_shows_its_scores_and_says_a_new_one_is_not_
         assert scores.top("mathe-meister", []) == [("Ben", 80)]
         rec = scores.record("mathe-meister", "Ben", [], 90)
         assert rec.previous_best == 80 and not rec.saved
-        assert scores.notice is not None and "could not be saved" in scores.notice
+        notice = scores.notice
+        assert notice is not None
+        assert "cannot be written (attempt to write a readonly database)" in notice
         assert sorted(p.name for p in ro.iterdir()) == [FILE_NAME]
 
 
