@@ -81,13 +81,15 @@ def modes_key(modes: Iterable[str]) -> str:
 
 @dataclass(frozen=True)
 class Recorded:
-    """What recording a score did: the best before it, the best now, and whether the
-    score was kept in the file (not: the file is busy, full or read-only)."""
+    """What recording a score did: the best before it, the best now, whether the score
+    reached the file (``saved``; not: the file is busy, full or read-only) and whether
+    it is on the boards (``kept``: in the file, or in memory till the file takes it)."""
 
     score: int
     previous_best: int | None
     best: int
     saved: bool = True
+    kept: bool = True
 
     @property
     def is_new_best(self) -> bool:
@@ -97,7 +99,7 @@ class Recorded:
 class HighScores:
     """The high-score table. ``path`` ``":memory:"`` keeps nothing (demo and tests).
     ``retry_every``: seconds between tries of a file that could not be written (measured
-    on ``clock``)."""
+    on ``clock``); ``wait``: seconds SQLite waits for a file another program holds."""
 
     def __init__(
         self,
@@ -106,12 +108,13 @@ class HighScores:
         now: Callable[[], datetime] = datetime.now,
         clock: Callable[[], float] = time.monotonic,
         retry_every: float = 5.0,
+        wait: float = 5.0,
     ) -> None:
         self.path: Path | None = (
             None if path == ":memory:" else Path(path or data_dir() / FILE_NAME)
         )
         self.notice: str | None = None
-        self.retry_every = retry_every
+        self.retry_every, self.wait = retry_every, wait
         self._now, self._clock = now, clock
         self._kept = True  # scores reach the file (False: only a copy in memory)
         self._pending: list[tuple[Statement, ...]] = []  # each record only memory holds
@@ -135,6 +138,8 @@ class HighScores:
         """Store one finished game's score; say whether it beat the player's best. A child
         signed in gives their ``student`` id (and ``group``): their best is theirs alone,
         and the scores kept by her name become hers where :meth:`best` counts them."""
+        if self.notice == SAVED_AGAIN:
+            self.notice = None  # said once, with the score that was saved again
         self._retry()
         key = modes_key(modes)
         claim = self._claims(game, student, name_unique)
@@ -148,7 +153,7 @@ class HighScores:
         )
         row = (game, player, key, int(score), self._now().isoformat(timespec="seconds"))
         claimed = f"UPDATE scores SET student = ?, grp = ? WHERE game = ? AND {_BY_NAME}"
-        saved = self._write(
+        kept = self._write(
             *([(claimed, (student, group, game, player))] if claim else []),
             (
                 "INSERT INTO scores (game, player, modes, score, played_at, student, grp) "
@@ -160,7 +165,7 @@ class HighScores:
             best = score
         else:
             best = min(previous, score) if lower_is_better else max(previous, score)
-        return Recorded(score, previous, best, saved)
+        return Recorded(score, previous, best, kept and self._kept, kept)
 
     def best(
         self,
@@ -243,7 +248,7 @@ class HighScores:
             self._kept = False
             return self._init(sqlite3.connect(":memory:"))
         try:
-            return self._init(sqlite3.connect(self.path))
+            return self._init(sqlite3.connect(self.path, timeout=self.wait))
         except sqlite3.DatabaseError as exc:
             return self._recover(str(exc)) if is_damaged(exc) else self._unwritable(exc)
 
@@ -307,7 +312,7 @@ class HighScores:
         assert self.path is not None
         self._kept = False
         try:
-            source = read_connection(self.path)
+            source = read_connection(self.path, self.wait)
             try:
                 db = sqlite3.connect(":memory:")
                 source.backup(db)
@@ -340,9 +345,9 @@ class HighScores:
         return []
 
     def _write(self, *statements: Statement) -> bool:
-        """Run ``statements`` (SQL, arguments) in one transaction; whether it reached the
-        file. One the file refuses is run in a copy of it in memory, and kept to be
-        written to the file when it takes writes again (:meth:`_retry`)."""
+        """Run ``statements`` (SQL, arguments) in one transaction; whether it was run. One
+        the file refuses is run in a copy of it in memory, and kept to be written to the
+        file when it takes writes again (:meth:`_retry`)."""
         for attempt in (1, 2, 3):
             try:
                 with self._db:
@@ -356,7 +361,7 @@ class HighScores:
                 return False
             if not self._kept:
                 self._pending.append(statements)
-            return self._kept
+            return True
         return False
 
     def _to_memory(self, exc: sqlite3.DatabaseError) -> bool:
@@ -382,7 +387,7 @@ class HighScores:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                db = self._init(sqlite3.connect(self.path, timeout=RETRY_WAIT))
+                db = self._init(sqlite3.connect(self.path, timeout=min(RETRY_WAIT, self.wait)))
             except sqlite3.DatabaseError as exc:
                 if not is_damaged(exc):
                     raise
@@ -399,7 +404,7 @@ class HighScores:
             log.info("high scores: %s still cannot be written: %s", self.path, exc)
             return
         with contextlib.suppress(sqlite3.Error):
-            db.execute("PRAGMA busy_timeout = 5000")  # SQLite's wait again, as at opening
+            db.execute(f"PRAGMA busy_timeout = {int(self.wait * 1000)}")  # as at opening
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         log.warning(

@@ -428,15 +428,16 @@ def _write_failed(exc: BaseException) -> TabletopError:
     return TabletopError("store.write", f"the game could not be saved: {exc}")
 
 
-def read_connection(path: Path) -> sqlite3.Connection:
+def read_connection(path: Path, wait: float = 5.0) -> sqlite3.Connection:
     """A connection that only reads ``path`` and writes nothing beside it: ``mode=ro``
-    (it reads the WAL); in a read-only folder with no ``-shm`` to share, ``immutable``
+    (it reads the WAL; ``wait``: seconds it waits for a file another program holds); in
+    a read-only folder with no ``-shm`` to share, or a file still held, ``immutable``
     when there is no WAL to read, else a copy of the file and its WAL in a temporary
     folder (in memory where there is one)."""
     if not path.is_file():
         raise sqlite3.OperationalError(f"no file {path}")
     quoted = urllib.parse.quote(str(path.resolve()))
-    db = sqlite3.connect(f"file:{quoted}?mode=ro", uri=True, check_same_thread=False)
+    db = sqlite3.connect(f"file:{quoted}?mode=ro", wait, uri=True, check_same_thread=False)
     try:
         db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
         return db

@@ -249,8 +249,9 @@ class BubbleScene(TableScene):
 def record_score(highscores: HighScores, player: str, seconds: int, score: int) -> int | None:
     """Store a score in the app's high scores (game "bubbles", mode "60s": the board per
     round length, which also gives personal bests); its place on the board (1 = best;
-    equal scores share it), or None where the file could not keep it."""
-    if not highscores.record(GAME, player, (f"{seconds}s",), score).saved:
+    equal scores share it), or None where the board could not keep it (one the file
+    cannot take yet is on the board, kept in memory till it can: HighScores)."""
+    if not highscores.record(GAME, player, (f"{seconds}s",), score).kept:
         return None
     return 1 + sum(1 for _, s in best_scores(highscores, seconds, limit=1000) if s > score)
 
