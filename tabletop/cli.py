@@ -260,8 +260,6 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if not args.terminal:
         from tabletop.ui.commands import run_demo_command
 
-        if args.data is not None:  # the journal's folder: made, or refused before the game
-            out_folder(args.data)
         return run_demo_command(args)
     given = [f"--{n}" for n in ("data", "child") if getattr(args, n)]
     if args.game != "mathe-meister" or given:  # refused, never ignored

@@ -69,6 +69,15 @@ def test_cli_outputs_print_into_no_such_folder_makes_none(
     assert not (tmp_path / "no").exists()
 
 
+def never_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demos (math-attack's, which takes --data) fail the test if they play."""
+
+    def played(*, seed: object, out_dir: object, out: object, data: object = None) -> None:
+        pytest.fail("the demo played")
+
+    monkeypatch.setattr("tabletop.ui.games.math_attack.demo.run_demo", played)
+
+
 @pytest.fixture
 def read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder the system refuses writes in (as a read-only mount: tests run as root,
@@ -100,7 +109,7 @@ def test_cli_outputs_a_read_only_place_is_one_line_before_the_work(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The demo is refused before it plays (main: a traceback after the whole game)."""
-    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    never_plays(monkeypatch)  # --data is checked in run_demo_command, before the game
     monkeypatch.setattr("tabletop.terminal.demo", pytest.fail)
     names = {"LOG": "game.log", "SHOTS": "shots", "DATA": "data"}
     args = [str(read_only / names[a]) if a in names else a for a in args]
@@ -140,13 +149,23 @@ def test_cli_outputs_demo_data_that_cannot_be_written_is_refused_before_playing(
 ) -> None:
     """``demo --data`` in a folder that cannot be made or written played the whole game,
     then said the game was not in the journal (r40-keep 2): now one line before it."""
-    monkeypatch.setattr("tabletop.ui.commands.run_demo_command", pytest.fail)
+    never_plays(monkeypatch)  # --data is checked in run_demo_command, before the game
     (tmp_path / "afile").write_text("")
     where = Path(data) if data.startswith("/") else tmp_path / data
     assert cli.main(["demo", "--game", "math-attack", "--seed", "1", "--data", str(where)]) == 2
     err = said(capsys)
     assert err.startswith(f"tabletop demo: cannot write {where}: ")
     assert err.endswith(f"{why.format(tmp=tmp_path)}\n")
+
+
+def test_cli_outputs_demo_data_that_does_not_apply_makes_no_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bubble game's demo is not saved: --data is refused, and no folder is made for it."""
+    where = tmp_path / "data"
+    assert cli.main(["demo", "--game", "bubbles", "--seed", "1", "--data", str(where)]) == 2
+    assert "the bubbles demo is not saved, so --data does not apply" in said(capsys)
+    assert not where.exists()
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from dataclasses import asdict, fields
 from pathlib import Path
 
 from tabletop.engine.errors import BadInput
+from tabletop.outfiles import out_folder
 from tabletop.ui.launch import AppOptions, run_app
 
 
@@ -150,6 +151,8 @@ def run_demo_command(args: argparse.Namespace) -> int:
     for name in (n for n in extra if n not in takes):
         raise BadInput(f"demo.{name}", refusals[name])  # refused, never ignored
     extra.update(demo_modes(game, args.modes, takes))
+    if args.data is not None:  # the journal's folder: made, or refused before the game
+        out_folder(args.data)
     app.run_demo(seed=args.seed, out_dir=args.out, out=sys.stdout, **extra)
     return 0
 
