@@ -153,6 +153,37 @@ def test_numpad_types_negative_numbers_and_fractions() -> None:
     assert recorder.results[-1] is None
 
 
+@pytest.mark.parametrize("name", ["", "Maximilian"])
+def test_numpad_beside_the_cards_shows_its_whole_title(name: str) -> None:
+    """Round 40's walk: three seats at 800x480, the pad for Player 2's COUNT META card
+    kept beside their cards is narrow; its title was cut to "Player 2: COUNT META ca…"
+    (with a longer name, "COUNT META" itself went). It goes on two lines instead, every
+    word shown, at 16 px or more."""
+    from tests.ui.game_scenery import form_seats, name_seats
+    from tests.ui.game_scenery import setup as form
+    from tests.ui.test_rotation_strip import SMALLEST_TEXT, recording
+
+    app = make_app((800, 480), camera=True)
+    auto = form(app, "math-wars-meta")
+    form_seats(auto, 3)
+    if name:
+        name_seats(auto, ["Mia", name])
+    auto.tap("start")
+    tap(app, "count.1")
+    pad = app.stack.top
+    assert isinstance(pad, NumPad) and pad.title == f"{name or 'Player 2'}: COUNT META card"
+    with recording(app) as drawn:
+        app.draw()
+    texts = [d for d in drawn if d.scene is pad and d.what == "text"]
+    title = [d for d in texts if d.rect.top < pad.body().top]
+    assert " ".join(d.words for d in title) == pad.title  # none dropped
+    wide = app.ctx.painter.fonts.width
+    assert all(d.rect.width == wide(d.words, d.size, True) for d in title)  # none cut ("…")
+    assert min(d.size for d in title) >= SMALLEST_TEXT
+    assert all(pad.panel.contains(d.rect) for d in title)
+    assert max(d.rect.bottom for d in title) <= pad.display.top  # above the number shown
+
+
 # -- hands at the table -----------------------------------------------------------------
 
 
