@@ -1083,6 +1083,27 @@ def test_mwm_instruction_line_names_the_next_step_after_a_hand() -> None:
     assert table.status().endswith("Tap Next hand.")
 
 
+@pytest.mark.parametrize("banner", [False, True], ids=["", "banner"])
+def test_mwm_round_won_by_the_last_standing_fits_one_page_at_800x480(banner: bool) -> None:
+    """MWM-6: six children, the last hand of round 6 knocks the other five out; the line
+    said "Player 1, Player 2, Player 3, Player 4 and Player 6 are out." before the round's
+    winner, in two pages that turned every few seconds (walk r40). The others go unnamed
+    now, "Everybody else is out.": one page at 800x480, with the rotation's banner too.
+    Children out while the round goes on are still named."""
+    from tests.ui.scenery import build
+    from tests.ui.test_rotation_strip import with_rotation
+
+    app = with_rotation("math-wars-meta-table-full", (800, 480))[0] if banner else None
+    app = app or build("math-wars-meta-table-full", (800, 480))
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    line, m = table.status(), table.m
+    won = "Player 5 wins the hand with 57! Everybody else is out. Player 5 wins round 6"
+    assert won in line and "are out" not in line
+    box = table.message_rect.inflate(-m.u(14), -m.u(8))  # as draw_status has it
+    assert len(app.ctx.painter.pages(line, box, m.text)[1]) == 1
+
+
 def test_mwm_setup_mode_fills_the_seats_and_refuses_what_makes_no_game() -> None:
     """Solo is one child, Teams four; Duos with five players and Solo with a bot say
     what to change, and nothing starts."""
