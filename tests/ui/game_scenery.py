@@ -137,8 +137,8 @@ def _mwm_table_virtual(app: App) -> None:
 
 def _mwm_table_full(app: App) -> None:
     """A full table of six children at the end of round 6: the verdict says whose
-    division leaves a remainder, who wins the hand, the five out and who wins the round
-    (a sentence too long for the instruction line at 800x480)."""
+    division leaves a remainder, who wins the hand, that everybody else is out and who
+    wins the round (the longest line of a plain game, in one page at 800x480)."""
     from tabletop.ui.games.math_wars_meta.demo import TableBot
 
     auto = setup(app, "math-wars-meta")

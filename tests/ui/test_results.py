@@ -158,3 +158,37 @@ def test_results_a_game_stopped_for_time_is_one_line_from_the_sentence_table() -
     assert outcome_line(shared) == f"Ana and Ben share first place! {third}" and third == "3rd: Cy."
     alone = outcome_of(result((23,), (1,)), ["Mia"], score=lambda s: f"{s} pts")
     assert outcome_line(alone) == child_message("ui.station_scored", name="Mia", score="23 pts")
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["", "banner"])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=["800x480", "1280x720"])
+def test_mm_results_a_lines_sum_and_points_keep_apart(size, banner: bool) -> None:
+    """Mathe-Meister's results sheet: beside each line, its sum ("=186") over its points
+    ("+186"); over the rotation banner at 800x480 the sheet is small and their digits ran
+    into each other (walk r40). Their ink never meets, at either size, banner or not."""
+    from tabletop.ui.theme import Fonts
+    from tests.ui.scenery import build
+    from tests.ui.test_rotation_strip import frame, recording
+
+    if banner:
+        drawn = list(frame("mathe-meister-results", size).drawn)
+    else:
+        app = build("mathe-meister-results", size)
+        with recording(app) as drawn:
+            app.draw()
+    fonts, texts = Fonts(), [d for d in drawn if d.what == "text" and d.scene is not None]
+
+    def ink(d: Any) -> pygame.Rect:
+        return (
+            fonts.render(d.words, d.size, (0, 0, 0), True).get_bounding_rect().move(d.rect.topleft)
+        )
+
+    sums = [d for d in texts if d.words.startswith("=") and d.words[1:].lstrip("-").isdigit()]
+    assert len(sums) >= 7, "the complete lines show their sums"
+    for total in sums:
+        points = [
+            d for d in texts if d.rect.top > total.rect.top and d.rect.centerx == total.rect.centerx
+        ]
+        under = min(points, key=lambda d: d.rect.top)
+        gap = ink(under).top - ink(total).bottom
+        assert gap >= 1, f"{total.words!r} and {under.words!r} meet ({gap} px) at {size}"

@@ -877,6 +877,28 @@ def test_rotation_controls_reach_mathe_meister_alone_and_its_undo_stays_the_chil
     assert solo.target("teacher") is None
 
 
+def test_rotation_mathe_meister_alone_hint_is_one_page_with_teacher_at_800x480() -> None:
+    """Walk r40: at 800x480 over the banner, Teacher at the message's end left it two
+    lines of 308 px, and a hint ("Hint: Coin Shop: +1 on die 1 …") went in two pages
+    that turned. Teacher is at the end of Done's row there: the hint shows on one page,
+    Teacher and Done side by side, no target on another."""
+    from tests.ui.test_rotation_strip import with_rotation
+
+    app, _runner = with_rotation("mathe-meister-game-hint", (800, 480))
+    solo, painter = app.stack.top, app.ctx.painter
+    m, line = solo.m, solo.play.message
+    assert line.startswith("Hint: Coin Shop:")
+    area = solo.message_rect.inflate(-m.u(12), -m.u(6))  # as _draw_message has it
+    assert len(painter.pages(line, area, m.small + 1)[1]) == 1
+    teacher, done = solo.target("teacher"), solo.target("done")
+    assert teacher is not None and done is not None and teacher.rect.top == done.rect.top
+    shown = [b for b in solo.targets() if b.rect.width]
+    assert not [
+        (a.name, b.name) for a in shown for b in shown if a is not b and a.rect.colliderect(b.rect)
+    ]
+    assert max(b.rect.bottom for b in shown) <= app.ctx.metrics.height  # above the banner
+
+
 def test_rotation_controls_skip_and_end_ask_first() -> None:
     app, _wall, runner = rotation_app(station=1)
     auto = open_menu(app)

@@ -637,19 +637,20 @@ def test_mm_table_an_empty_seats_button_says_nobody_sits_there() -> None:
 
 
 def test_table_instruction_line_too_long_turns_its_pages() -> None:
-    """Issue 21: an instruction line too long for its box at 16 px (Math Arena carried on
-    at a three-way tie of long names, ARENA-4) shows a page at a time: the first when its
-    words change, the next every PAGE_SECONDS (the screen drawn again then), round
-    again; every word is on a page."""
+    """Issue 21: an instruction line too long for its box at 16 px (Math Arena, a five-way
+    tie of long names that no leftover card decides, ARENA-4) shows a page at a time: the
+    first when its words change, the next every PAGE_SECONDS (the screen drawn again
+    then), round again; every word is on a page. (It was the three-way tie's welcome
+    back, which fits one page since round 40.)"""
     from tabletop.ui.widgets import PAGE_SECONDS
     from tests.ui.scenery import build, drawn_texts
 
-    app = build("math-arena-welcome-back", (800, 480))
+    app = build("math-arena-table-tie", (800, 480))
     scene, painter = app.stack.top, app.ctx.painter
     words = scene.status()
     box = scene.message_rect.inflate(-app.ctx.metrics.u(14), -app.ctx.metrics.u(8))
     _, pages = painter.pages(words, box, app.ctx.metrics.text)
-    assert len(pages) == 2 and words.startswith("Welcome back!")
+    assert len(pages) == 2 and words.startswith("Black Jack:")
     lines, shown = {line for page in pages for line in page}, []
     for _ in range(3):
         got = drawn_texts(painter, lambda: app.step(force_draw=True))

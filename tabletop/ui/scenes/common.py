@@ -75,19 +75,20 @@ class Dialog(Scene):
         self.ctx.painter.buttons(surface, self.buttons)
 
     def draw_frame(self, surface: pygame.Surface) -> None:
-        """The shade over the scene below, the panel and its title (no buttons)."""
-        painter, m = self.ctx.painter, self.m
+        """The shade over the scene below, the panel and its title (no buttons), on two
+        lines where one at 16 px would cut a word ("Player 2: COUNT META ca…")."""
+        painter, m, p = self.ctx.painter, self.m, self.panel
         painter.shade(surface)
-        painter.box(surface, self.panel, painter.p.panel, painter.p.line, 3, m.u(12))
-        painter.text(
-            surface,
-            self.title,
-            (self.panel.centerx, self.panel.top + m.u(12)),
-            m.text + 2,
-            bold=True,
-            anchor="midtop",
-            max_width=self.panel.width - m.u(24),
-        )
+        painter.box(surface, p, painter.p.panel, painter.p.line, 3, m.u(12))
+        width, at = p.width - m.u(24), (p.centerx, p.top + m.u(12))
+        words, size = painter.fit_lines(self.title, m.text + 2, width, m.u(36), bold=True)
+        if len(words) > 1:  # centred where one line is, above the body (p.top + 50)
+            room = pygame.Rect(p.left + m.u(7), p.top + m.u(4), width + m.u(10), m.u(44))
+            painter.lines(surface, [(word, size, True) for word in words], room, painter.p.ink)
+        else:
+            painter.text(
+                surface, self.title, at, m.text + 2, bold=True, anchor="midtop", max_width=width
+            )
 
     def handle(self, event: InputEvent) -> None:
         route_to_press(self, event, self.back_choice, refuse=self.refuse, keys=self.keys)

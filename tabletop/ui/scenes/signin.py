@@ -278,8 +278,10 @@ class SignInScene(Screen):
         inner = b.rect.width - chip.width - m.u(16)
         left = chip.right + m.u(8)
         caption_h = painter.fonts.font(m.small).get_linesize()
-        room = b.rect.height - caption_h - m.u(6)
-        size = max(m.small, min(m.big, int(room * 0.8)))
+        # a tile too short for two captions (8 seats over the banner): both at 16 px
+        small = m.small if b.rect.height >= 2 * caption_h + m.u(6) else painter.least
+        room = b.rect.height - painter.fonts.font(small).get_linesize() - m.u(6)
+        size = max(small, min(m.big, int(room * 0.8)))
         shown = shown_seat_names(self.seats)
         name = shown[i]  # a namesake's with what tells them apart
         if " " in seat.name and painter.fonts.width(name, int(size * 0.75), True) > inner:
@@ -291,9 +293,9 @@ class SignInScene(Screen):
         status = (
             f"bot ({seat.bot})" if seat.bot else "\u2713 signed in" if seat.student else waiting
         )
-        status = painter.ellipsis(status, m.small, inner)
+        status = painter.ellipsis(status, small, inner)
         ink, at = p.good if seat.student is not None else p.muted, (left, b.rect.bottom - m.u(3))
-        painter.text(surface, status, at, m.small, ink, anchor="bottomleft")
+        painter.text(surface, status, at, small, ink, anchor="bottomleft")
 
 
 def sign_in(

@@ -153,6 +153,37 @@ def test_numpad_types_negative_numbers_and_fractions() -> None:
     assert recorder.results[-1] is None
 
 
+@pytest.mark.parametrize("name", ["", "Maximilian"])
+def test_numpad_beside_the_cards_shows_its_whole_title(name: str) -> None:
+    """Round 40's walk: three seats at 800x480, the pad for Player 2's COUNT META card
+    kept beside their cards is narrow; its title was cut to "Player 2: COUNT META ca…"
+    (with a longer name, "COUNT META" itself went). It goes on two lines instead, every
+    word shown, at 16 px or more."""
+    from tests.ui.game_scenery import form_seats, name_seats
+    from tests.ui.game_scenery import setup as form
+    from tests.ui.test_rotation_strip import SMALLEST_TEXT, recording
+
+    app = make_app((800, 480), camera=True)
+    auto = form(app, "math-wars-meta")
+    form_seats(auto, 3)
+    if name:
+        name_seats(auto, ["Mia", name])
+    auto.tap("start")
+    tap(app, "count.1")
+    pad = app.stack.top
+    assert isinstance(pad, NumPad) and pad.title == f"{name or 'Player 2'}: COUNT META card"
+    with recording(app) as drawn:
+        app.draw()
+    texts = [d for d in drawn if d.scene is pad and d.what == "text"]
+    title = [d for d in texts if d.rect.top < pad.body().top]
+    assert " ".join(d.words for d in title) == pad.title  # none dropped
+    wide = app.ctx.painter.fonts.width
+    assert all(d.rect.width == wide(d.words, d.size, True) for d in title)  # none cut ("…")
+    assert min(d.size for d in title) >= SMALLEST_TEXT
+    assert all(pad.panel.contains(d.rect) for d in title)
+    assert max(d.rect.bottom for d in title) <= pad.display.top  # above the number shown
+
+
 # -- hands at the table -----------------------------------------------------------------
 
 
@@ -1050,6 +1081,27 @@ def test_mwm_instruction_line_names_the_next_step_after_a_hand() -> None:
     answer(app, 0, 10)
     answer(app, 1, 4)
     assert table.status().endswith("Tap Next hand.")
+
+
+@pytest.mark.parametrize("banner", [False, True], ids=["", "banner"])
+def test_mwm_round_won_by_the_last_standing_fits_one_page_at_800x480(banner: bool) -> None:
+    """MWM-6: six children, the last hand of round 6 knocks the other five out; the line
+    said "Player 1, Player 2, Player 3, Player 4 and Player 6 are out." before the round's
+    winner, in two pages that turned every few seconds (walk r40). The others go unnamed
+    now, "Everybody else is out.": one page at 800x480, with the rotation's banner too.
+    Children out while the round goes on are still named."""
+    from tests.ui.scenery import build
+    from tests.ui.test_rotation_strip import with_rotation
+
+    app = with_rotation("math-wars-meta-table-full", (800, 480))[0] if banner else None
+    app = app or build("math-wars-meta-table-full", (800, 480))
+    table = app.stack.top
+    assert isinstance(table, TableScene)
+    line, m = table.status(), table.m
+    won = "Player 5 wins the hand with 57! Everybody else is out. Player 5 wins round 6"
+    assert won in line and "are out" not in line
+    box = table.message_rect.inflate(-m.u(14), -m.u(8))  # as draw_status has it
+    assert len(app.ctx.painter.pages(line, box, m.text)[1]) == 1
 
 
 def test_mwm_setup_mode_fills_the_seats_and_refuses_what_makes_no_game() -> None:

@@ -275,7 +275,7 @@ def _summary(play: MwmPlay, verdict: Verdict, events: Sequence[Event]) -> list[s
     knocked = [e.seat for e in events if e.code == "mwm.knocked_out" and e.seat is not None]
     for event in events:
         if event.code == "mwm.round_won" and knocked:
-            out.append(_out(play, knocked, ""))
+            out.append(_out(play, knocked, "", event))
             knocked = []
         text = say(play, event) if event.code in SUMMARY_CODES else None
         if text:
@@ -285,8 +285,13 @@ def _summary(play: MwmPlay, verdict: Verdict, events: Sequence[Event]) -> list[s
     return out
 
 
-def _out(play: MwmPlay, knocked: Sequence[int], end: str) -> str:
-    """Who is out (``end`` "_round": of this round)."""
+def _out(play: MwmPlay, knocked: Sequence[int], end: str, won: Event | None = None) -> str:
+    """Who is out (``end`` "_round": of this round); "everybody else", not five names in
+    two pages, where several go as ``won``'s side is the last standing (MWM-6)."""
+    side, d = play.settings.side_of, won.data if won else {}
+    others = d.get("how") == "last_standing" and d["winner"] not in map(side, knocked)
+    if others and len(knocked) > 1:
+        return child_message("mwm.said.others_out")
     out = "mwm.said.out" if len(knocked) == 1 else "mwm.said.all_out"
     return child_message(out + end, names=seat_list(play, knocked))
 

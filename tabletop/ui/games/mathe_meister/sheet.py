@@ -134,8 +134,12 @@ def _draw_tail(
         if not ls.valid and ls.points >= 0:
             points += " \u2717"  # a line that failed its mode: no plus points
         colour = p.good if ls.points > 0 else p.bad if ls.points < 0 else p.muted
-        for text, ink, y in ((total, p.ink, 1), (points, colour, 3)):  # quarters down the tail
-            at = (tail.centerx, tail.top + y * tail.height // 4)
+        # a quarter and three down the tail, or apart as high as digits ("=186" on "+186")
+        quarter, high = tail.height // 4, painter.fonts.font(size, True).get_ascent()
+        push = max(0, high - 2 * quarter) // 2
+        downs = ((total, p.ink, quarter - push), (points, colour, 3 * tail.height // 4 + push))
+        for text, ink, y in downs:
+            at = (tail.centerx, tail.top + y)
             width = max(room, painter.fonts.width(text, 16, True))
             painter.text(surface, text, at, size, ink, bold=True, anchor="center", max_width=width)
     else:

@@ -172,7 +172,8 @@ class MatheMeisterScene(MatheMeisterTable):
     def layout(self, metrics: Metrics) -> None:
         """800x480: the message under the sheet; 1280x720: the END GAME SCORING table
         under it, the message in the panel beside it (to the foot of the screen); while a
-        rotation runs, Teacher at the message's end."""
+        rotation runs, Teacher at the message's end (800x480: at Done's, where a hint
+        beside it went in pages that turned)."""
         m, self.geo = metrics, sheet_geometry(metrics)
         bounds, small = self.geo.bounds, m.name == "small"
         below = pygame.Rect(
@@ -192,11 +193,12 @@ class MatheMeisterScene(MatheMeisterTable):
         for name, h in zip((r for r in ROWS if r != "message" or not small), heights):
             self.rows[name] = pygame.Rect(panel.left, y, panel.width, m.u(h))
             y += m.u(h) + gap
-        message = self.message_rect = self.rows.get("message", below).copy()
+        self.message_rect = self.rows.get("message", below).copy()
         self.teacher: pygame.Rect | None = None
-        if teacher_items(self.ctx):
-            message.width -= m.u(102)
-            self.teacher = pygame.Rect(message.right + m.u(6), message.top, m.u(96), message.h)
+        if teacher_items(self.ctx):  # at 800x480 at Done's end: the message keeps its room
+            beside = self.rows["done"] if small else self.message_rect
+            beside.width -= m.u(102)
+            self.teacher = pygame.Rect(beside.right + m.u(6), beside.top, m.u(96), beside.h)
         self._buttons()
 
     # -- what is shown ------------------------------------------------------------------------
