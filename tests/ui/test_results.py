@@ -166,23 +166,9 @@ def test_mm_results_a_lines_sum_and_points_keep_apart(size, banner: bool) -> Non
     """Mathe-Meister's results sheet: beside each line, its sum ("=186") over its points
     ("+186"); over the rotation banner at 800x480 the sheet is small and their digits ran
     into each other (walk r40). Their ink never meets, at either size, banner or not."""
-    from tabletop.ui.theme import Fonts
-    from tests.ui.scenery import build
-    from tests.ui.test_rotation_strip import frame, recording
+    from tests.ui.test_rotation_strip import ink, texts_drawn
 
-    if banner:
-        drawn = list(frame("mathe-meister-results", size).drawn)
-    else:
-        app = build("mathe-meister-results", size)
-        with recording(app) as drawn:
-            app.draw()
-    fonts, texts = Fonts(), [d for d in drawn if d.what == "text" and d.scene is not None]
-
-    def ink(d: Any) -> pygame.Rect:
-        return (
-            fonts.render(d.words, d.size, (0, 0, 0), True).get_bounding_rect().move(d.rect.topleft)
-        )
-
+    texts = texts_drawn("mathe-meister-results", size, banner)
     sums = [d for d in texts if d.words.startswith("=") and d.words[1:].lstrip("-").isdigit()]
     assert len(sums) >= 7, "the complete lines show their sums"
     for total in sums:

@@ -30,7 +30,7 @@ from tabletop.ui.app import App
 from tabletop.ui.scenes.rotation import RotationRunner
 from tabletop.ui.theme import Fonts
 from tabletop.ui.widgets import Painter
-from tests.ui.scenery import SCENES, SIZES, FakeClock, make_app
+from tests.ui.scenery import SCENES, SIZES, FakeClock, build, make_app
 from tests.ui.test_rotation_screens import PLAN, T0
 
 SMALLEST_TEXT = 16  # px, child-facing text at 800x480 (issue 21)
@@ -211,6 +211,24 @@ def frame(name: str, size: tuple[int, int]) -> Frame:
 
 CASES = [(name, size) for name in sorted(SCENES) for size in SIZES]
 SMALL = [(name, size) for name, size in CASES if size == SIZES[0]]
+
+
+def texts_drawn(name: str, size: tuple[int, int], banner: bool) -> list[Drawn]:
+    """The texts the scene ``name`` draws at ``size`` (not the banner's), with the
+    rotation's banner showing or not."""
+    if banner:
+        drawn = list(frame(name, size).drawn)
+    else:
+        app = build(name, size)
+        with recording(app) as drawn:
+            app.draw()
+    return [d for d in drawn if d.what == "text" and d.scene is not None and d.rect]
+
+
+def ink(d: Drawn, bold: bool = True) -> pygame.Rect:
+    """Where a text's letters are on the canvas (its rect less the font's blank room)."""
+    assert d.rect is not None
+    return Fonts().render(d.words, d.size, (0, 0, 0), bold).get_bounding_rect().move(d.rect.topleft)
 
 
 def size_id(size: tuple[int, int]) -> str:

@@ -491,26 +491,15 @@ def test_signin_a_seat_tiles_name_keeps_clear_of_its_status(size, banner: bool) 
     in"). Over the rotation's banner at 800x480 the tiles are 41 px high, and "Player 2"
     at 18 px ran into "waiting…" under it (walk r40): a tile that short has both at
     16 px. Their ink never meets, in the tile, at 16 px or more."""
-    from tabletop.ui.theme import Fonts
-    from tests.ui.test_rotation_strip import frame, recording
+    from tests.ui.test_rotation_strip import ink, texts_drawn
 
-    if banner:
-        drawn = list(frame("app-signin-crowd", size).drawn)
-    else:
-        app = build("app-signin-crowd", size)
-        with recording(app) as drawn:
-            app.draw()
-    texts = [d for d in drawn if d.what == "text" and d.scene is not None and d.rect]
+    texts = texts_drawn("app-signin-crowd", size, banner)
     scene = texts[0].scene
     assert isinstance(scene, SignInScene)
-    fonts = Fonts()
     tiles = [b for b in scene.buttons if b.name.startswith("seat.")]
     assert len(tiles) == 8
     for tile in tiles:
         name, status = [d for d in texts if tile.rect.contains(d.rect) and d.size < 40][-2:]
-        inks = [
-            fonts.render(d.words, d.size, (0, 0, 0), bold).get_bounding_rect().move(d.rect.topleft)
-            for d, bold in ((name, True), (status, False))
-        ]
+        inks = [ink(name), ink(status, bold=False)]
         assert inks[1].top - inks[0].bottom >= 1, f"{name.words!r} meets {status.words!r}"
         assert min(name.size, status.size) >= 16
