@@ -115,6 +115,19 @@ def apart(
         taken.append((out, "another output of this command goes there too"))
 
 
+def out_files(
+    outputs: list[Path | None],
+    *,
+    reads: Iterable[Path | None] = (),
+    journal: Path | None = None,
+) -> None:
+    """A command's output files (None: not asked for), checked in one line before the
+    work: :func:`apart`, then :func:`out_file` for each."""
+    apart(outputs, reads=reads, journal=journal)
+    for out in (o for o in outputs if o is not None):
+        out_file(out)
+
+
 def _same(a: Path, b: Path) -> bool:
     if os.path.realpath(a) == os.path.realpath(b):
         return True
@@ -204,4 +217,12 @@ def _beside(path: Path, data: bytes) -> tuple[Path, Path]:
     return copy, place
 
 
-__all__ = ["CannotWrite", "apart", "out_file", "out_folder", "write_file", "write_files"]
+__all__ = [
+    "CannotWrite",
+    "apart",
+    "out_file",
+    "out_files",
+    "out_folder",
+    "write_file",
+    "write_files",
+]

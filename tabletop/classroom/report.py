@@ -199,18 +199,12 @@ def run(args: argparse.Namespace) -> int:
     (a read-only or full card is fine; a damaged journal is status 2, left as it is).
     Each game left out (see :func:`read_report`) is one line on stderr. The files are
     written all or none (:func:`~tabletop.outfiles.write_files`)."""
-    from tabletop.outfiles import apart, out_file
+    from tabletop.outfiles import out_files
     from tabletop.store import data_dir
 
     folder = data_dir(args.data)
     path = folder / FILE_NAME
-
-    def check(outs: list[Path | None]) -> None:  # before the work, as every command
-        apart(outs, journal=path)
-        for out in (o for o in outs if o is not None):
-            out_file(out)
-
-    check([args.csv, args.pdf, args.skills])
+    out_files([args.csv, args.pdf, args.skills], journal=path)  # before the work
     if not folder.is_dir():
         raise BadInput("report.data", f"no folder {folder}")
     if not path.exists():
@@ -238,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         if csv_out is None and pdf_out is None and args.skills is None:
             stem = file_stem(session)  # the files named for the session, checked as well
             csv_out, pdf_out = Path(f"{stem}.csv"), Path(f"{stem}.pdf")
-            check([csv_out, pdf_out])
+            out_files([csv_out, pdf_out], journal=path)
         found = read_report(journal, session)
         rows = found.rows
         extra = None

@@ -50,12 +50,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from tabletop.outfiles import apart, out_file
+    from tabletop.outfiles import out_files
     from tabletop.printables import pdf as pdfs
 
     out = args.out or Path(default_name(args))
-    apart([out], reads=[getattr(args, "roster", None)])
-    out_file(out)  # before the work: a folder, a read-only place, no such folder
+    out_files([out], reads=[getattr(args, "roster", None)])  # before the work
     paper = args.paper
     if args.what == "deck":
         from tabletop.printables.decks import deck_faces
